@@ -1,0 +1,141 @@
+package io.jolt.stream.protocol;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Verifies, assembles and merges everything received for one identity (PROTOCOL §3, §5, §6, §7).
+ * The result depends only on the set of records: duplicates and order have no effect.
+ */
+public final class IdentityAssembler {
+    private IdentityAssembler() {}
+
+    public static MergedState assemble(String identity, Collection<AuthorityRecord> authorityRecords, Collection<EntryInput> inputs) {
+        Authority authority = Authority.verify(identity, authorityRecords);
+        Rows rows = new Rows();
+        Map<String, Map<Hash, Entry>> verifiedByDevice = new TreeMap<>(Utf8.ORDER);
+        TreeSet<String> unknownDevices = new TreeSet<>(Utf8.ORDER);
+
+        for (Entry entry : classifiable(inputs, identity, rows)) {
+            Optional<DeviceAuthority> device = authority.device(entry.deviceId());
+            if (device.isEmpty()) {
+                rows.add(Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE));
+                unknownDevices.add(entry.deviceId());
+            } else if (!entry.signatureVerifies(device.get().key())) {
+                rows.add(Rejection.of(entry, RejectionReason.BAD_SIGNATURE));
+            } else {
+                // The same body with two valid signatures is one entry; keep the lesser signature.
+                verifiedByDevice.computeIfAbsent(entry.deviceId(), d -> new HashMap<>())
+                        .merge(entry.hash(), entry, (a, b) -> a.compareSignature(b) <= 0 ? a : b);
+            }
+        }
+
+        List<DeviceLog> logs = new ArrayList<>();
+        List<DeviceView> devices = new ArrayList<>();
+        List<Equivocation> equivocations = new ArrayList<>();
+        List<Entry> eligible = new ArrayList<>();
+        for (DeviceAuthority device : authority.devices()) {
+            DeviceLog log = DeviceLog.assemble(device, verifiedByDevice.getOrDefault(device.deviceId(), Map.of()).values());
+            logs.add(log);
+            log.rejections().forEach(rows::add);
+            equivocations.addAll(log.equivocations());
+            eligible.addAll(log.eligible());
+            DeviceView.Status status = device.isActive() ? DeviceView.Status.ACTIVE : DeviceView.Status.REVOKED;
+            devices.add(new DeviceView(device.deviceId(), status, log.head().map(Head::of).orElse(null)));
+        }
+        unknownDevices.forEach(d -> devices.add(new DeviceView(d, DeviceView.Status.UNKNOWN, null)));
+        devices.sort((a, b) -> Utf8.compare(a.deviceId(), b.deviceId()));
+
+        return new MergedState(identity, requiredLevel(eligible), devices, singletons(eligible), appends(eligible),
+                rows.sorted(), equivocations, authority, logs);
+    }
+
+    /**
+     * Applies the first classification rule (invalid_entry) and returns the distinct entries left,
+     * each (hash, signature) once.
+     */
+    private static Collection<Entry> classifiable(Collection<EntryInput> inputs, String identity, Rows rows) {
+        Map<Entry, Entry> distinct = new LinkedHashMap<>();
+        for (EntryInput input : inputs) {
+            if (input instanceof EntryInput.Unreadable u) {
+                rows.add(new Rejection(u.entryHash(), u.deviceId(), u.deviceSequence(), RejectionReason.INVALID_ENTRY, u.defect()));
+            } else if (input instanceof EntryInput.Signed signed) {
+                Entry entry = signed.entry();
+                Optional<Defect> defect = signed.defect() != null
+                        ? Optional.of(signed.defect())
+                        : EntryRules.check(entry.body(), identity);
+                if (defect.isPresent()) {
+                    rows.add(new Rejection(entry.hash(), entry.deviceId(), entry.sequence(), RejectionReason.INVALID_ENTRY, defect.get()));
+                } else {
+                    distinct.putIfAbsent(entry, entry);
+                }
+            }
+        }
+        return distinct.values();
+    }
+
+    /** At least 1; the greatest level of the eligible entries (PROTOCOL §7). */
+    public static int requiredLevel(Collection<Entry> eligible) {
+        int level = 1;
+        for (Entry e : eligible) {
+            level = Math.max(level, e.body().operationLevel());
+        }
+        return level;
+    }
+
+    private static List<SingletonState> singletons(List<Entry> eligible) {
+        Map<String, List<Entry>> byPath = new TreeMap<>(Utf8.ORDER);
+        for (Entry e : eligible) {
+            if (e.body().operation().isSingletonCandidate()) {
+                byPath.computeIfAbsent(e.body().operation().path(), p -> new ArrayList<>()).add(e);
+            }
+        }
+        List<SingletonState> out = new ArrayList<>();
+        byPath.forEach((path, candidates) -> SingletonMerge.merge(path, candidates).ifPresent(out::add));
+        return out;
+    }
+
+    private static List<AppendRecord> appends(List<Entry> eligible) {
+        List<AppendRecord> out = new ArrayList<>();
+        for (Entry e : eligible) {
+            if (!e.body().operation().isSingletonCandidate()) {
+                out.add(AppendRecord.of(e));
+            }
+        }
+        out.sort(AppendRecord.ORDER);
+        return out;
+    }
+
+    /**
+     * Diagnostic rows: one per distinct record and reason. Rows of unreadable bodies (no hash)
+     * are each their own record. Of two defects of one invalid record the first declared is kept,
+     * so the row does not depend on arrival order.
+     */
+    private static final class Rows {
+        private final Map<List<Object>, Rejection> byRecord = new HashMap<>();
+        private final List<Rejection> unhashed = new ArrayList<>();
+
+        void add(Rejection row) {
+            if (row.entryHash() == null) {
+                unhashed.add(row);
+                return;
+            }
+            byRecord.merge(List.of(row.entryHash(), row.reason()), row, (a, b) -> a.defect() == null || b.defect() == null
+                    || a.defect().compareTo(b.defect()) <= 0 ? a : b);
+        }
+
+        List<Rejection> sorted() {
+            List<Rejection> out = new ArrayList<>(byRecord.values());
+            out.addAll(unhashed);
+            out.sort(Rejection.ORDER.thenComparing(r -> r.defect() == null ? -1 : r.defect().ordinal()));
+            return out;
+        }
+    }
+}
