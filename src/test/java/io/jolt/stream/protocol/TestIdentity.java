@@ -91,7 +91,12 @@ public final class TestIdentity {
         }
 
         public Entry write(Operation operation, Hash... observed) {
-            DeviceWriter.Written written = writer.write(key, operation, clock++, List.of(observed));
+            return writeAt(clock++, operation, observed);
+        }
+
+        /** With an explicit created_at (writer clocks are signed metadata, free to tie or go back). */
+        public Entry writeAt(long createdAt, Operation operation, Hash... observed) {
+            DeviceWriter.Written written = writer.write(key, operation, createdAt, List.of(observed));
             writer = written.next();
             return written.entry();
         }
