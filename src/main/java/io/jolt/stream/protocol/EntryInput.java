@@ -14,8 +14,10 @@ public sealed interface EntryInput {
 
     /**
      * A record that cannot take part: its body or signature cannot be read. Fields that could not
-     * be read are null; the entry hash is known when the body itself was readable.
+     * be read are null; the entry hash is known when the body itself was readable. Without a body
+     * hash, {@code source} (the hash of the raw record as received) tells duplicates apart from
+     * distinct records.
      */
-    record Unreadable(Hash entryHash, String deviceId, Long deviceSequence, Defect defect, String detail)
+    record Unreadable(Hash entryHash, String deviceId, Long deviceSequence, Defect defect, String detail, Hash source)
             implements EntryInput {}
 }

@@ -65,7 +65,8 @@ public final class IdentityAssembler {
         Map<Entry, Entry> distinct = new LinkedHashMap<>();
         for (EntryInput input : inputs) {
             if (input instanceof EntryInput.Unreadable u) {
-                rows.add(new Rejection(u.entryHash(), u.deviceId(), u.deviceSequence(), RejectionReason.INVALID_ENTRY, u.defect()));
+                Rejection row = new Rejection(u.entryHash(), u.deviceId(), u.deviceSequence(), RejectionReason.INVALID_ENTRY, u.defect());
+                rows.add(u.entryHash() != null ? u.entryHash() : u.source(), row);
             } else if (input instanceof EntryInput.Signed signed) {
                 Entry entry = signed.entry();
                 Optional<Defect> defect = signed.defect() != null
@@ -114,26 +115,24 @@ public final class IdentityAssembler {
     }
 
     /**
-     * Diagnostic rows: one per distinct record and reason. Rows of unreadable bodies (no hash)
-     * are each their own record. Of two defects of one invalid record the first declared is kept,
-     * so the row does not depend on arrival order.
+     * Diagnostic rows: one per distinct record and reason. A record is known by its body hash, or,
+     * when its body could not be read, by the hash of its raw bytes. Of two defects of one invalid
+     * record the first declared is kept, so the row does not depend on arrival order.
      */
     private static final class Rows {
         private final Map<List<Object>, Rejection> byRecord = new HashMap<>();
-        private final List<Rejection> unhashed = new ArrayList<>();
 
         void add(Rejection row) {
-            if (row.entryHash() == null) {
-                unhashed.add(row);
-                return;
-            }
-            byRecord.merge(List.of(row.entryHash(), row.reason()), row, (a, b) -> a.defect() == null || b.defect() == null
+            add(row.entryHash(), row);
+        }
+
+        void add(Hash record, Rejection row) {
+            byRecord.merge(List.of(record, row.reason()), row, (a, b) -> a.defect() == null || b.defect() == null
                     || a.defect().compareTo(b.defect()) <= 0 ? a : b);
         }
 
         List<Rejection> sorted() {
             List<Rejection> out = new ArrayList<>(byRecord.values());
-            out.addAll(unhashed);
             out.sort(Rejection.ORDER.thenComparing(r -> r.defect() == null ? -1 : r.defect().ordinal()));
             return out;
         }

@@ -211,7 +211,8 @@ class DeviceLogRulesTest {
 
     @Test
     void anUnreadableRecordKeepsOnlyTheFieldsThatCouldBeRead() {
-        EntryInput unreadable = new EntryInput.Unreadable(null, "dev_a", null, Defect.UNREADABLE_FIELD, "device_sequence: -1");
+        EntryInput unreadable = new EntryInput.Unreadable(null, "dev_a", null, Defect.UNREADABLE_FIELD, "device_sequence: -1",
+                Hash.blake3(new byte[] {42}));
         assertThat(alice.merge(authorizeA, unreadable).rejected()).containsExactly(
                 new Rejection(null, "dev_a", null, INVALID_ENTRY, Defect.UNREADABLE_FIELD));
     }

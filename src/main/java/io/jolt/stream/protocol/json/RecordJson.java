@@ -59,7 +59,7 @@ public final class RecordJson {
         if (!(identity instanceof String id)) {
             return new Skipped("identity is " + (identity == null ? "missing" : "not a string"));
         }
-        return AuthorityBody.RECORD_TYPE.equals(recordType) ? readAuthority(id, object) : new EntryLine(id, readEntry(object));
+        return AuthorityBody.RECORD_TYPE.equals(recordType) ? readAuthority(id, object) : new EntryLine(id, readEntry(object, line));
     }
 
     private static String describe(Object value) {
@@ -126,7 +126,7 @@ public final class RecordJson {
         return action;
     }
 
-    private static EntryInput readEntry(Map<String, Object> object) {
+    private static EntryInput readEntry(Map<String, Object> object, byte[] line) {
         Fields f = new Fields(object);
         String recordType = f.string("record_type");
         Integer version = f.uint16("version");
@@ -138,13 +138,13 @@ public final class RecordJson {
         Long createdAt = f.uint64("created_at");
         List<Hash> heads = heads(f);
         if (f.failed()) {
-            return new EntryInput.Unreadable(null, deviceId, sequence, Defect.UNREADABLE_FIELD, f.firstFailure());
+            return new EntryInput.Unreadable(null, deviceId, sequence, Defect.UNREADABLE_FIELD, f.firstFailure(), Hash.blake3(line));
         }
         EntryBody body = new EntryBody(recordType, version, identity, deviceId, sequence, previous, operation, createdAt, heads);
         byte[] signature = f.hex("signature", Entry.SIGNATURE_LENGTH);
         if (signature == null) {
             Hash hash = Hash.blake3(body.canonicalBytes());
-            return new EntryInput.Unreadable(hash, deviceId, sequence, Defect.UNREADABLE_SIGNATURE, f.firstFailure());
+            return new EntryInput.Unreadable(hash, deviceId, sequence, Defect.UNREADABLE_SIGNATURE, f.firstFailure(), Hash.blake3(line));
         }
         Entry entry = Entry.of(body, signature);
         return f.hasUnknownKeys() ? new EntryInput.Signed(entry, Defect.UNKNOWN_FIELD) : new EntryInput.Signed(entry);
