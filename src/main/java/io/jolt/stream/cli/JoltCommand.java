@@ -28,9 +28,11 @@ public final class JoltCommand implements Runnable {
     }
 
     public static int execute(String... args) {
-        return new CommandLine(new JoltCommand())
-                .setExecutionExceptionHandler(JoltCommand::reportFailure)
-                .execute(args);
+        return commandLine().execute(args);
+    }
+
+    public static CommandLine commandLine() {
+        return new CommandLine(new JoltCommand()).setExecutionExceptionHandler(JoltCommand::reportFailure);
     }
 
     /** A failing command prints one clear line, not a stack trace (set JOLT_DEBUG=1 for one). */

@@ -3,9 +3,15 @@ package io.jolt.stream.cli;
 import io.jolt.stream.protocol.ContentId;
 import io.jolt.stream.protocol.DeviceWriter;
 import io.jolt.stream.protocol.Hash;
+import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Operation;
+import io.jolt.stream.protocol.SingletonState;
+import io.jolt.stream.protocol.json.Bundle;
 import io.jolt.stream.protocol.json.RecordJson;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +59,10 @@ final class WriteCommand implements Callable<Integer> {
     @Option(names = "--observe", paramLabel = "HASH", description = "An observed singleton head (repeatable; sorted for you).")
     List<String> observe = new ArrayList<>();
 
+    @Option(names = "--observe-heads-in", paramLabel = "BUNDLE",
+            description = "Observe every active head of the target path in the merged state of this bundle (what this writer has seen).")
+    Path observeHeadsIn;
+
     @Option(names = "--created-at", paramLabel = "MS", description = "created_at in ms since the epoch (default: now).")
     Long createdAt;
 
@@ -63,12 +73,35 @@ final class WriteCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         IdentityDirectory identity = IdentityDirectory.open(dir);
         DeviceWriter writer = identity.device(device);
-        List<Hash> heads = observe.stream().map(Hash::fromHex).toList();
+        List<Hash> heads = new ArrayList<>(observe.stream().map(Hash::fromHex).toList());
+        if (observeHeadsIn != null) {
+            heads.addAll(activeHeads(writer.identity(), target.set != null ? target.set : target.tombstone));
+        }
         DeviceWriter.Written written = writer.write(identity.deviceKey(device), operation(),
                 createdAt == null ? System.currentTimeMillis() : createdAt, heads);
         identity.saveDevice(written.next());
         spec.commandLine().getOut().println(RecordJson.write(written.entry()));
         return 0;
+    }
+
+    /** The current head and conflicts of a singleton path, as merged from a bundle. */
+    private List<Hash> activeHeads(String identity, String path) throws IOException {
+        Bundle bundle = new Bundle();
+        try (InputStream in = Files.newInputStream(observeHeadsIn)) {
+            MergeCommand.readLines(in, bundle);
+        }
+        List<Hash> heads = new ArrayList<>();
+        for (MergedState state : bundle.merge()) {
+            if (state.identity().equals(identity)) {
+                for (SingletonState singleton : state.singletons()) {
+                    if (singleton.path().equals(path)) {
+                        heads.add(singleton.current().hash());
+                        singleton.conflicts().forEach(c -> heads.add(c.hash()));
+                    }
+                }
+            }
+        }
+        return heads;
     }
 
     private Operation operation() {
