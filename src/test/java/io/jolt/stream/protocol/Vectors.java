@@ -13,14 +13,33 @@ import java.util.stream.Stream;
 public final class Vectors {
     private Vectors() {}
 
+    /**
+     * -Djolt.vectors, else JOLT_VECTORS, else the first {@code shared/vectors} beside the checkout
+     * or one of its ancestors (a clone elsewhere than ../ still finds the workplace's copy).
+     */
     public static Path root() {
-        String configured = System.getProperty("jolt.vectors");
-        Path path = configured != null ? Path.of(configured) : Path.of("..", "shared", "vectors");
-        if (!Files.isDirectory(path)) {
-            throw new IllegalStateException("conformance vectors not found at " + path.toAbsolutePath()
-                    + " (set -Djolt.vectors=DIR)");
+        String configured = System.getProperty("jolt.vectors", System.getenv("JOLT_VECTORS"));
+        if (configured != null) {
+            Path path = Path.of(configured);
+            if (!Files.isDirectory(path)) {
+                throw new IllegalStateException("conformance vectors not found at " + path.toAbsolutePath());
+            }
+            return path;
         }
-        return path;
+        List<Path> tried = new ArrayList<>();
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("shared").resolve("vectors");
+            tried.add(candidate);
+            if (Files.isDirectory(candidate)) {
+                return candidate;
+            }
+        }
+        Path workplace = Path.of("/work/shared/vectors");
+        if (Files.isDirectory(workplace)) {
+            return workplace;
+        }
+        throw new IllegalStateException("conformance vectors not found (tried " + tried + " and " + workplace
+                + "); set -Djolt.vectors=DIR or JOLT_VECTORS");
     }
 
     /** Every merge scenario kind (every folder with a bundle.jsonl and expected.json). */
