@@ -30,6 +30,24 @@ public final class AuthorityRecord {
         return new AuthorityRecord(AuthorityBody.decode(bodyBytes), bodyBytes.clone(), signature);
     }
 
+    /** The §8 wire form {@code bytes(body) ‖ signature[64]}. */
+    public byte[] wire() {
+        return new CanonicalWriter(bodyBytes.length + 72).bytes(bodyBytes).raw(signature).toByteArray();
+    }
+
+    /** @throws DecodeException when the bytes are not one §8 AuthW */
+    public static AuthorityRecord fromWire(byte[] wire) {
+        CanonicalReader in = new CanonicalReader(wire);
+        AuthorityRecord record = read(in);
+        in.end();
+        return record;
+    }
+
+    public static AuthorityRecord read(CanonicalReader in) {
+        byte[] body = in.bytes();
+        return new AuthorityRecord(AuthorityBody.decode(body), body, in.raw(SIGNATURE_LENGTH));
+    }
+
     public AuthorityBody body() {
         return body;
     }

@@ -33,6 +33,25 @@ public final class Entry {
         return new Entry(EntryBody.decode(bodyBytes), bodyBytes.clone(), signature);
     }
 
+    /** The §8 wire form {@code bytes(body) ‖ signature[64]}. */
+    public byte[] wire() {
+        return new CanonicalWriter(bodyBytes.length + 72).bytes(bodyBytes).raw(signature).toByteArray();
+    }
+
+    /** @throws DecodeException when the bytes are not one §8 EntryW */
+    public static Entry fromWire(byte[] wire) {
+        CanonicalReader in = new CanonicalReader(wire);
+        Entry entry = read(in);
+        in.end();
+        return entry;
+    }
+
+    /** Reads one §8 EntryW from a longer input. */
+    public static Entry read(CanonicalReader in) {
+        byte[] body = in.bytes();
+        return new Entry(EntryBody.decode(body), body, in.raw(SIGNATURE_LENGTH));
+    }
+
     public EntryBody body() {
         return body;
     }

@@ -1,0 +1,441 @@
+package io.jolt.stream.kafka;
+
+import io.jolt.stream.avro.DeviceWriterEntry;
+import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
+import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.DecodeException;
+import io.jolt.stream.protocol.Defect;
+import io.jolt.stream.protocol.DeviceAuthority;
+import io.jolt.stream.protocol.DeviceLog;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.EntryInput;
+import io.jolt.stream.protocol.EntryRules;
+import io.jolt.stream.protocol.Equivocation;
+import io.jolt.stream.protocol.Hash;
+import io.jolt.stream.protocol.Head;
+import io.jolt.stream.protocol.IdentityAssembler;
+import io.jolt.stream.protocol.MergedState;
+import io.jolt.stream.protocol.Operation;
+import io.jolt.stream.protocol.PublicKey;
+import io.jolt.stream.protocol.Rejection;
+import io.jolt.stream.protocol.RejectionReason;
+import io.jolt.stream.protocol.SingletonMerge;
+import io.jolt.stream.protocol.SingletonState;
+import io.jolt.stream.protocol.Utf8;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Verifies, assembles and merges the records of the identities of one partition.
+ *
+ * <p>Hot path: the next entry of an active device, extending its eligible head with nothing
+ * pending after it and no fork beside it, touches only its own path (or append key): its
+ * singleton heads are merged incrementally. Anything else (a late Authorize, a revocation, a
+ * fork, a predecessor arriving for pending entries, a fork switch) re-evaluates the identity from
+ * its stored records with the protocol core and emits only the difference. Both produce exactly
+ * what {@link IdentityAssembler} computes from the set of records received.
+ */
+final class IdentityProcessor implements Processor<String, byte[], Object, Object> {
+    private final ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde;
+    private final ConfluentAvroSerde<DeviceWriterEntry> entrySerde;
+    private final Map<ByteBuffer, Optional<PublicKey>> keys = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Optional<PublicKey>> eldest) {
+            return size() > 50_000;
+        }
+    };
+
+    private ProcessorContext<Object, Object> context;
+    private KeyValueStore<Bytes, byte[]> authority;
+    private KeyValueStore<Bytes, byte[]> entries;
+    private KeyValueStore<Bytes, byte[]> identities;
+    private KeyValueStore<Bytes, byte[]> heads;
+    private KeyValueStore<Bytes, byte[]> observed;
+    private KeyValueStore<Bytes, byte[]> appends;
+    private KeyValueStore<Bytes, byte[]> eligible;
+    private KeyValueStore<Bytes, byte[]> emitted;
+
+    IdentityProcessor(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde) {
+        this.authoritySerde = authoritySerde;
+        this.entrySerde = entrySerde;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        authority = context.getStateStore(Stores.AUTHORITY);
+        entries = context.getStateStore(Stores.ENTRIES);
+        identities = context.getStateStore(Stores.IDENTITIES);
+        heads = context.getStateStore(Stores.HEADS);
+        observed = context.getStateStore(Stores.OBSERVED);
+        appends = context.getStateStore(Stores.APPENDS);
+        eligible = context.getStateStore(Stores.ELIGIBLE);
+        emitted = context.getStateStore(Stores.EMITTED);
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        RecordMetadata meta = context.recordMetadata().orElseThrow();
+        Source source = new Source(meta.topic(), meta.partition(), meta.offset());
+        if (Topics.AUTHORITY.equals(source.topic())) {
+            processAuthority(record, source);
+        } else {
+            processEntry(record, source);
+        }
+    }
+
+    private void processAuthority(Record<String, byte[]> record, Source source) {
+        AuthorityRecord parsed;
+        try {
+            io.jolt.stream.avro.AuthorityRecord avro = authoritySerde.deserialize(source.topic(), record.value());
+            if (avro == null) {
+                rejectUndecodable(record, source, "NULL_VALUE", "a record without a value");
+                return;
+            }
+            parsed = AvroRecords.authority(avro);
+        } catch (SerializationException | DecodeException | IllegalArgumentException e) {
+            rejectUndecodable(record, source, ruleOf(e), e.getMessage());
+            return;
+        }
+        String identity = parsed.body().identity();
+        if (!identity.equals(record.key())) {
+            forward(JoltTopology.REJECTED_SINK, identity, OutputRecords.keyMismatch(record.key(), identity, parsed.hash(), source), record);
+            return;
+        }
+        Bytes key = Stores.authority(identity, parsed.hash(), parsed.signature());
+        if (authority.get(key) != null) {
+            return; // the same record again: nothing can change
+        }
+        authority.put(key, parsed.wire());
+        reevaluate(identity, source, record);
+    }
+
+    private void processEntry(Record<String, byte[]> record, Source source) {
+        Entry entry;
+        try {
+            DeviceWriterEntry avro = entrySerde.deserialize(source.topic(), record.value());
+            if (avro == null) {
+                rejectUndecodable(record, source, "NULL_VALUE", "a record without a value");
+                return;
+            }
+            try {
+                entry = AvroRecords.entry(avro);
+            } catch (DecodeException | IllegalArgumentException e) {
+                String identity = avro.getIdentity();
+                forward(JoltTopology.REJECTED_SINK, identity,
+                        OutputRecords.invalidEntry(identity, null, Defect.UNREADABLE_FIELD.name(), e.getMessage(), source), record);
+                return;
+            }
+        } catch (SerializationException e) {
+            rejectUndecodable(record, source, ruleOf(e), e.getMessage());
+            return;
+        }
+        String identity = entry.body().identity();
+        if (!identity.equals(record.key())) {
+            forward(JoltTopology.REJECTED_SINK, identity, OutputRecords.keyMismatch(record.key(), identity, entry.hash(), source), record);
+            return;
+        }
+        Optional<Defect> defect = EntryRules.check(entry.body(), identity);
+        if (defect.isPresent()) {
+            // Never eligible under any authority: reported, not stored.
+            emitRejection(identity, new Rejection(entry.hash(), entry.deviceId(), entry.sequence(), RejectionReason.INVALID_ENTRY, defect.get()),
+                    source, record);
+            return;
+        }
+        Bytes key = Stores.entry(entry);
+        if (entries.get(key) != null) {
+            return; // identical entries count once
+        }
+        entries.put(key, new StoredEntry(entry, source).encode());
+
+        byte[] summaryBytes = identities.get(Stores.identity(identity));
+        IdentitySummary summary = summaryBytes == null ? null : IdentitySummary.decode(summaryBytes);
+        Optional<IdentitySummary.Device> device = summary == null ? Optional.empty() : summary.device(entry.deviceId());
+        if (device.isEmpty()) {
+            // Kept in the entries store: a later Authorize re-evaluates the identity and admits it.
+            emitRejection(identity, Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE), source, record);
+            return;
+        }
+        Optional<PublicKey> deviceKey = key(device.get().publicKey());
+        if (deviceKey.isEmpty()) {
+            reevaluate(identity, source, record); // cannot happen for a verified authority; never skip verification
+            return;
+        }
+        if (!entry.signatureVerifies(deviceKey.get())) {
+            emitRejection(identity, Rejection.of(entry, RejectionReason.BAD_SIGNATURE), source, record);
+            return;
+        }
+        if (extendsEligibleHead(identity, device.get(), entry)) {
+            applyHotPath(identity, summary, entry, source, record);
+        } else {
+            reevaluate(identity, source, record);
+        }
+    }
+
+    /**
+     * Whether the verified entry simply extends its active device's eligible branch: it names the
+     * head, nothing else of the device sits at its sequence and nothing waits after it.
+     */
+    private boolean extendsEligibleHead(String identity, IdentitySummary.Device device, Entry entry) {
+        if (device.status() != DeviceAuthority.Status.ACTIVE) {
+            return false;
+        }
+        Head head = device.head();
+        if (head == null) {
+            return entry.sequence() == 0 && count(entries, Stores.device(identity, entry.deviceId()), 2) == 1;
+        }
+        return entry.sequence() == head.deviceSequence() + 1 && entry.sequence() != 0
+                && head.entryHash().equals(entry.body().previousEntryHash())
+                && count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence()), 2) == 1
+                && count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence() + 1), 1) == 0;
+    }
+
+    private void applyHotPath(String identity, IdentitySummary summary, Entry entry, Source source, Record<String, byte[]> record) {
+        identities.put(Stores.identity(identity), summary.advance(entry.deviceId(), Head.of(entry), entry.body().operationLevel()).encode());
+        eligible.put(Stores.eligible(identity, entry), Stores.EMPTY);
+        Operation operation = entry.body().operation();
+        if (operation.isSingletonCandidate()) {
+            String path = operation.path();
+            List<Entry> active = activeHeads(identity, path);
+            SingletonState before = SingletonMerge.merge(path, active).orElse(null);
+            // The device's previous candidate on this path and every observed head are superseded.
+            Set<Hash> superseded = new HashSet<>(entry.body().observedHeads());
+            for (Entry head : active) {
+                if (head.deviceId().equals(entry.deviceId()) || superseded.contains(head.hash())) {
+                    heads.delete(Stores.pathHash(identity, path, head.hash()));
+                }
+            }
+            for (Hash h : entry.body().observedHeads()) {
+                observed.put(Stores.pathHash(identity, path, h), Stores.EMPTY);
+            }
+            if (observed.get(Stores.pathHash(identity, path, entry.hash())) == null) {
+                heads.put(Stores.pathHash(identity, path, entry.hash()), entry.wire());
+            }
+            SingletonState after = SingletonMerge.merge(path, activeHeads(identity, path)).orElse(null);
+            emitIfChanged(identity, path, before, after, record);
+        } else {
+            appends.put(Stores.append(identity, entry), entry.wire());
+        }
+        emitArchive(identity, entry, source, record);
+    }
+
+    /** Recomputes the identity from every stored record and emits what changed. */
+    private void reevaluate(String identity, Source trigger, Record<String, byte[]> record) {
+        List<AuthorityRecord> authorityRecords = new ArrayList<>();
+        forEach(authority, Stores.identity(identity), (k, v) -> authorityRecords.add(AuthorityRecord.fromWire(v)));
+        List<EntryInput> inputs = new ArrayList<>();
+        Map<Hash, Source> sources = new HashMap<>();
+        forEach(entries, Stores.identity(identity), (k, v) -> {
+            StoredEntry stored = StoredEntry.decode(v);
+            inputs.add(new EntryInput.Signed(stored.entry()));
+            sources.putIfAbsent(stored.entry().hash(), stored.source());
+        });
+        MergedState state = IdentityAssembler.assemble(identity, authorityRecords, inputs);
+
+        Map<String, SingletonState> before = activeStates(identity);
+        Map<String, SingletonState> after = new TreeMap<>(Utf8.ORDER);
+        state.singletons().forEach(s -> after.put(s.path(), s));
+
+        deletePrefix(heads, Stores.identity(identity));
+        deletePrefix(observed, Stores.identity(identity));
+        deletePrefix(appends, Stores.identity(identity));
+        List<IdentitySummary.Device> devices = new ArrayList<>();
+        List<Entry> eligibleNow = new ArrayList<>();
+        for (DeviceLog log : state.deviceLogs()) {
+            DeviceAuthority d = log.authority();
+            devices.add(new IdentitySummary.Device(d.deviceId(), d.key().bytes(), d.status(), d.cutoff(), log.head().map(Head::of).orElse(null)));
+            for (Entry e : log.eligible()) {
+                eligibleNow.add(e);
+                Operation operation = e.body().operation();
+                if (operation.isSingletonCandidate()) {
+                    for (Hash h : e.body().observedHeads()) {
+                        observed.put(Stores.pathHash(identity, operation.path(), h), Stores.EMPTY);
+                    }
+                } else {
+                    appends.put(Stores.append(identity, e), e.wire());
+                }
+            }
+        }
+        for (SingletonState s : state.singletons()) {
+            heads.put(Stores.pathHash(identity, s.path(), s.current().hash()), s.current().wire());
+            s.conflicts().forEach(c -> heads.put(Stores.pathHash(identity, s.path(), c.hash()), c.wire()));
+        }
+        if (state.authority().isEmpty()) {
+            identities.delete(Stores.identity(identity));
+        } else {
+            identities.put(Stores.identity(identity), new IdentitySummary(state.requiredOperationLevel(), devices).encode());
+        }
+
+        Set<String> paths = new TreeSet<>(Utf8.ORDER);
+        paths.addAll(before.keySet());
+        paths.addAll(after.keySet());
+        for (String path : paths) {
+            emitIfChanged(identity, path, before.get(path), after.get(path), record);
+        }
+        reconcileArchive(identity, eligibleNow, sources, trigger, record);
+        for (Rejection row : state.rejected()) {
+            emitRejection(identity, row, sources.getOrDefault(row.entryHash(), trigger), record);
+        }
+        for (Equivocation evidence : state.equivocations()) {
+            Bytes key = Stores.equivocation(identity, evidence.deviceId(), evidence.deviceSequence(), evidence.entryHashes().size());
+            if (emitted.putIfAbsent(key, Stores.EMPTY) == null) {
+                forward(JoltTopology.CONFLICTS_SINK, identity, OutputRecords.equivocation(identity, evidence), record);
+            }
+        }
+    }
+
+    /** Insert/Remove for entries newly eligible, Compact for entries no longer eligible. */
+    private void reconcileArchive(String identity, List<Entry> eligibleNow, Map<Hash, Source> sources, Source trigger, Record<String, byte[]> record) {
+        Set<Bytes> now = new HashSet<>();
+        for (Entry e : eligibleNow) {
+            Bytes key = Stores.eligible(identity, e);
+            now.add(key);
+            if (eligible.get(key) == null) {
+                eligible.put(key, Stores.EMPTY);
+                emitArchive(identity, e, sources.getOrDefault(e.hash(), trigger), record);
+            }
+        }
+        List<Bytes> dropped = new ArrayList<>();
+        forEach(eligible, Stores.identity(identity), (k, v) -> {
+            if (!now.contains(k)) {
+                dropped.add(k);
+            }
+        });
+        for (Bytes key : dropped) {
+            eligible.delete(key);
+            Entry forgotten = findEntry(key);
+            if (forgotten != null) {
+                forward(JoltTopology.BOLT_FILTER, identity, new ArchiveOperation.Compact(identity, forgotten), record);
+            }
+        }
+    }
+
+    /** The stored entry an eligible key (identity, device, sequence, hash) names. */
+    private Entry findEntry(Bytes eligibleKey) {
+        Entry[] found = new Entry[1];
+        forEach(entries, eligibleKey, (k, v) -> found[0] = StoredEntry.decode(v).entry());
+        return found[0];
+    }
+
+    private void emitArchive(String identity, Entry entry, Source source, Record<String, byte[]> record) {
+        ArchiveOperation op = entry.body().operation() instanceof Operation.TombstonePath
+                ? new ArchiveOperation.Remove(identity, entry, source)
+                : new ArchiveOperation.Insert(identity, entry, source);
+        forward(JoltTopology.BOLT_FILTER, identity, op, record);
+    }
+
+    private void emitIfChanged(String identity, String path, SingletonState before, SingletonState after, Record<String, byte[]> record) {
+        if (sameResolution(before, after)) {
+            return;
+        }
+        forward(JoltTopology.STATE_SINK, Stores.path(identity, path).get(), OutputRecords.stateChange(identity, path, after), record);
+        if (after != null && !after.conflicts().isEmpty()) {
+            forward(JoltTopology.CONFLICTS_SINK, identity, OutputRecords.concurrentHeads(identity, after), record);
+        }
+    }
+
+    private static boolean sameResolution(SingletonState a, SingletonState b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return a.current().hash().equals(b.current().hash())
+                && a.conflicts().stream().map(Entry::hash).toList().equals(b.conflicts().stream().map(Entry::hash).toList());
+    }
+
+    private void emitRejection(String identity, Rejection row, Source source, Record<String, byte[]> record) {
+        if (emitted.putIfAbsent(Stores.rejection(identity, row.entryHash(), row.reason()), Stores.EMPTY) == null) {
+            forward(JoltTopology.REJECTED_SINK, identity, OutputRecords.rejected(identity, row, source), record);
+        }
+    }
+
+    private void rejectUndecodable(Record<String, byte[]> record, Source source, String rule, String detail) {
+        byte[] rawKey = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+        forward(JoltTopology.REJECTED_SINK, record.key(),
+                OutputRecords.undecodable(record.key(), rule, Objects.toString(detail, rule), source, rawKey, record.value()), record);
+    }
+
+    private static String ruleOf(Exception e) {
+        if (e instanceof ConfluentAvroSerde.WireFormatException w) {
+            return w.kind().name();
+        }
+        if (e instanceof DecodeException d) {
+            return d.kind().name();
+        }
+        return e.getClass().getSimpleName();
+    }
+
+    private void forward(String child, Object key, Object value, Record<String, byte[]> cause) {
+        context.forward(new Record<>(key, value, cause.timestamp()), child);
+    }
+
+    private List<Entry> activeHeads(String identity, String path) {
+        List<Entry> out = new ArrayList<>();
+        forEach(heads, Stores.path(identity, path), (k, v) -> out.add(Entry.fromWire(v)));
+        return out;
+    }
+
+    private Map<String, SingletonState> activeStates(String identity) {
+        Map<String, List<Entry>> byPath = new TreeMap<>(Utf8.ORDER);
+        forEach(heads, Stores.identity(identity), (k, v) -> {
+            Entry e = Entry.fromWire(v);
+            byPath.computeIfAbsent(e.body().operation().path(), p -> new ArrayList<>()).add(e);
+        });
+        Map<String, SingletonState> out = new TreeMap<>(Utf8.ORDER);
+        byPath.forEach((path, active) -> SingletonMerge.merge(path, active).ifPresent(s -> out.put(path, s)));
+        return out;
+    }
+
+    private Optional<PublicKey> key(byte[] raw) {
+        return keys.computeIfAbsent(ByteBuffer.wrap(raw), k -> PublicKey.parse(raw));
+    }
+
+    private interface KeyValueAction {
+        void accept(Bytes key, byte[] value);
+    }
+
+    private static void forEach(KeyValueStore<Bytes, byte[]> store, Bytes prefix, KeyValueAction action) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(prefix, new org.apache.kafka.common.serialization.BytesSerializer())) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                action.accept(kv.key, kv.value);
+            }
+        }
+    }
+
+    private static int count(KeyValueStore<Bytes, byte[]> store, Bytes prefix, int atMost) {
+        int n = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(prefix, new org.apache.kafka.common.serialization.BytesSerializer())) {
+            while (it.hasNext() && n < atMost) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static void deletePrefix(KeyValueStore<Bytes, byte[]> store, Bytes prefix) {
+        List<Bytes> keys = new ArrayList<>();
+        forEach(store, prefix, (k, v) -> keys.add(k));
+        keys.forEach(store::delete);
+    }
+}

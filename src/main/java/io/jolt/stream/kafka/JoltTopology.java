@@ -1,0 +1,64 @@
+package io.jolt.stream.kafka;
+
+import io.jolt.stream.avro.ArchiveRecord;
+import io.jolt.stream.avro.AuthorityRecord;
+import io.jolt.stream.avro.ConflictEvent;
+import io.jolt.stream.avro.DeviceWriterEntry;
+import io.jolt.stream.avro.RejectedRecord;
+import io.jolt.stream.avro.StateChange;
+import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
+import io.jolt.stream.kafka.serde.SchemaRegistry;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * The whole topology, built in one place (ARCHITECTURE.md "Data flow"):
+ *
+ * <pre>
+ * jolt.authority.v1 ─┐
+ * jolt.entries.v1 ───┴─► identity-processor (verify, assemble, merge; RocksDB stores)
+ *                          ├─► jolt.state.v1      resolution per identity|path (compacted)
+ *                          ├─► jolt.conflicts.v1  losing active heads, equivocation evidence
+ *                          ├─► jolt.rejected.v1   reason, rule, source offset, raw bytes of undecodable input
+ *                          └─► bolt-filter (drops Compact) ─► jolt.archive.v1 (Insert / Remove only)
+ * </pre>
+ *
+ * Inputs are read as bytes and decoded by the processor, so a record that is not Avro (or names
+ * an unknown schema id) becomes a rejected record with its offset instead of stopping the task.
+ */
+public final class JoltTopology {
+    static final String AUTHORITY_SOURCE = "authority-source";
+    static final String ENTRIES_SOURCE = "entries-source";
+    static final String IDENTITY_PROCESSOR = "identity-processor";
+    static final String STATE_SINK = "state-sink";
+    static final String CONFLICTS_SINK = "conflicts-sink";
+    static final String REJECTED_SINK = "rejected-sink";
+    static final String BOLT_FILTER = "bolt-filter";
+    static final String ARCHIVE_SINK = "archive-sink";
+
+    private JoltTopology() {}
+
+    public static Topology build(SchemaRegistry registry) {
+        ConfluentAvroSerde<AuthorityRecord> authority = new ConfluentAvroSerde<>(registry, AuthorityRecord.getClassSchema());
+        ConfluentAvroSerde<DeviceWriterEntry> entries = new ConfluentAvroSerde<>(registry, DeviceWriterEntry.getClassSchema());
+
+        Topology topology = new Topology();
+        topology.addSource(AUTHORITY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.AUTHORITY);
+        topology.addSource(ENTRIES_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.ENTRIES);
+        topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries), AUTHORITY_SOURCE, ENTRIES_SOURCE);
+        for (String store : Stores.ALL) {
+            topology.addStateStore(org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                    org.apache.kafka.streams.state.Stores.persistentKeyValueStore(store), Serdes.Bytes(), Serdes.ByteArray()), IDENTITY_PROCESSOR);
+        }
+        topology.addSink(STATE_SINK, Topics.STATE, Serdes.ByteArray().serializer(),
+                new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema()), IDENTITY_PROCESSOR);
+        topology.addSink(CONFLICTS_SINK, Topics.CONFLICTS, Serdes.String().serializer(),
+                new ConfluentAvroSerde<ConflictEvent>(registry, ConflictEvent.getClassSchema()), IDENTITY_PROCESSOR);
+        topology.addSink(REJECTED_SINK, Topics.REJECTED, Serdes.String().serializer(),
+                new ConfluentAvroSerde<RejectedRecord>(registry, RejectedRecord.getClassSchema()), IDENTITY_PROCESSOR);
+        topology.addProcessor(BOLT_FILTER, BoltFilter::new, IDENTITY_PROCESSOR);
+        topology.addSink(ARCHIVE_SINK, Topics.ARCHIVE, Serdes.String().serializer(),
+                new ConfluentAvroSerde<ArchiveRecord>(registry, ArchiveRecord.getClassSchema()), BOLT_FILTER);
+        return topology;
+    }
+}

@@ -1,0 +1,70 @@
+package io.jolt.stream.kafka;
+
+import io.jolt.stream.avro.ConflictEvent;
+import io.jolt.stream.avro.ConflictKind;
+import io.jolt.stream.avro.HeadRef;
+import io.jolt.stream.avro.PathState;
+import io.jolt.stream.avro.RejectedRecord;
+import io.jolt.stream.avro.RejectionKind;
+import io.jolt.stream.avro.StateChange;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.Equivocation;
+import io.jolt.stream.protocol.Hash;
+import io.jolt.stream.protocol.Head;
+import io.jolt.stream.protocol.Rejection;
+import io.jolt.stream.protocol.SingletonState;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/** Builds the Avro values of the output topics from protocol values. */
+final class OutputRecords {
+    private OutputRecords() {}
+
+    static StateChange stateChange(String identity, String path, SingletonState state) {
+        if (state == null) {
+            return new StateChange(identity, path, PathState.NOT_FOUND, null, null, 0);
+        }
+        return new StateChange(identity, path, state.isTombstoned() ? PathState.TOMBSTONED : PathState.PRESENT,
+                state.contentId(), head(state.head()), state.conflicts().size());
+    }
+
+    static HeadRef head(Head head) {
+        return new HeadRef(head.deviceId(), head.deviceSequence(), AvroRecords.hash32(head.entryHash()));
+    }
+
+    static ConflictEvent concurrentHeads(String identity, SingletonState state) {
+        List<HeadRef> losers = state.conflicts().stream().map(e -> head(Head.of(e))).toList();
+        return new ConflictEvent(identity, ConflictKind.CONCURRENT_HEADS, state.path(), head(state.head()), losers, null, null, List.of());
+    }
+
+    static ConflictEvent equivocation(String identity, Equivocation evidence) {
+        return new ConflictEvent(identity, ConflictKind.EQUIVOCATION, null, null, List.of(), evidence.deviceId(),
+                evidence.deviceSequence(), evidence.entryHashes().stream().map(AvroRecords::hash32).toList());
+    }
+
+    static RejectedRecord rejected(String identity, Rejection row, Source source) {
+        String rule = row.defect() != null ? row.defect().name() : row.reason().name();
+        String detail = row.defect() != null ? row.defect().description() : row.reason().wireName();
+        return new RejectedRecord(identity, RejectionKind.valueOf(row.reason().name()), rule, detail,
+                AvroRecords.hash32(row.entryHash()), row.deviceId(), row.deviceSequence(),
+                source.topic(), source.partition(), source.offset(), null, null);
+    }
+
+    static RejectedRecord undecodable(String key, String rule, String detail, Source source, byte[] rawKey, byte[] rawValue) {
+        return new RejectedRecord(key, RejectionKind.UNDECODABLE, rule, detail, null, null, null,
+                source.topic(), source.partition(), source.offset(),
+                rawKey == null ? null : ByteBuffer.wrap(rawKey), rawValue == null ? null : ByteBuffer.wrap(rawValue));
+    }
+
+    static RejectedRecord keyMismatch(String key, String identity, Hash entryHash, Source source) {
+        return new RejectedRecord(identity, RejectionKind.KEY_MISMATCH, "KEY_MISMATCH",
+                "record key \"" + key + "\" is not the record's identity: it would be merged on the wrong partition",
+                AvroRecords.hash32(entryHash), null, null, source.topic(), source.partition(), source.offset(), null, null);
+    }
+
+    static RejectedRecord invalidEntry(String identity, Entry entry, String rule, String detail, Source source) {
+        return new RejectedRecord(identity, RejectionKind.INVALID_ENTRY, rule, detail,
+                entry == null ? null : AvroRecords.hash32(entry.hash()), entry == null ? null : entry.deviceId(),
+                entry == null ? null : entry.sequence(), source.topic(), source.partition(), source.offset(), null, null);
+    }
+}

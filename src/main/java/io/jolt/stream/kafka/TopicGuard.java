@@ -1,0 +1,98 @@
+package io.jolt.stream.kafka;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * At start: creates the topics of topics.yaml that are missing and refuses to run when an
+ * existing topic contradicts it (partitions, cleanup.policy, retention). Above all a compacted or
+ * expiring {@code jolt.archive.v1} would silently forget what the bolt promises to keep.
+ */
+public final class TopicGuard {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicGuard.class);
+
+    /** The service must not start: what contradicts topics.yaml, topic by topic. */
+    public static final class TopicContradictionException extends RuntimeException {
+        public TopicContradictionException(List<String> problems) {
+            super("existing topics contradict topology/topics.yaml:\n  " + String.join("\n  ", problems));
+        }
+    }
+
+    private TopicGuard() {}
+
+    public static void ensure(Admin admin, Collection<Topics.Spec> specs) {
+        try {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> missing = new ArrayList<>();
+            List<Topics.Spec> present = new ArrayList<>();
+            for (Topics.Spec spec : specs) {
+                if (existing.contains(spec.name())) {
+                    present.add(spec);
+                } else {
+                    missing.add(new NewTopic(spec.name(), spec.partitions(), spec.replication()).configs(spec.config()));
+                }
+            }
+            if (!missing.isEmpty()) {
+                try {
+                    admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+                    missing.forEach(t -> LOG.info("created topic {} ({} partitions)", t.name(), t.numPartitions()));
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+            verify(admin, present);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot check topics against the cluster: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking topics", e);
+        }
+    }
+
+    private static void verify(Admin admin, List<Topics.Spec> specs) throws ExecutionException, InterruptedException, TimeoutException {
+        if (specs.isEmpty()) {
+            return;
+        }
+        Map<String, Topics.Spec> byName = new HashMap<>();
+        specs.forEach(s -> byName.put(s.name(), s));
+        Map<String, TopicDescription> descriptions = admin.describeTopics(byName.keySet()).allTopicNames().get(30, TimeUnit.SECONDS);
+        List<ConfigResource> resources = byName.keySet().stream().map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
+        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
+        List<String> problems = new ArrayList<>();
+        for (Topics.Spec spec : specs) {
+            int partitions = descriptions.get(spec.name()).partitions().size();
+            if (partitions != spec.partitions()) {
+                problems.add(spec.name() + ": " + partitions + " partitions, topics.yaml wants " + spec.partitions());
+            }
+            Config config = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, spec.name()));
+            spec.config().forEach((key, wanted) -> {
+                ConfigEntry entry = config.get(key);
+                String actual = entry == null ? null : entry.value();
+                if (!wanted.equals(actual)) {
+                    problems.add(spec.name() + ": " + key + "=" + actual + ", topics.yaml wants " + wanted);
+                }
+            });
+        }
+        if (!problems.isEmpty()) {
+            throw new TopicContradictionException(problems);
+        }
+    }
+}
