@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             AuthorizeCommand.class,
             RevokeCommand.class,
             WriteCommand.class,
+            RunCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class JoltCommand implements Runnable {

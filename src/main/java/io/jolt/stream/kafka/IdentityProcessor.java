@@ -74,6 +74,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     private KeyValueStore<Bytes, byte[]> appends;
     private KeyValueStore<Bytes, byte[]> eligible;
     private KeyValueStore<Bytes, byte[]> emitted;
+    private ProcessorMetrics metrics;
 
     IdentityProcessor(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde) {
         this.authoritySerde = authoritySerde;
@@ -91,6 +92,12 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         appends = context.getStateStore(Stores.APPENDS);
         eligible = context.getStateStore(Stores.ELIGIBLE);
         emitted = context.getStateStore(Stores.EMITTED);
+        metrics = new ProcessorMetrics(context.metrics(), context.taskId());
+    }
+
+    @Override
+    public void close() {
+        metrics.close();
     }
 
     @Override
@@ -181,6 +188,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             reevaluate(identity, source, record); // cannot happen for a verified authority; never skip verification
             return;
         }
+        metrics.verified.record();
         if (!entry.signatureVerifies(deviceKey.get())) {
             emitRejection(identity, Rejection.of(entry, RejectionReason.BAD_SIGNATURE), source, record);
             return;
@@ -211,6 +219,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     }
 
     private void applyHotPath(String identity, IdentitySummary summary, Entry entry, Source source, Record<String, byte[]> record) {
+        metrics.hotPath.record();
         identities.put(Stores.identity(identity), summary.advance(entry.deviceId(), Head.of(entry), entry.body().operationLevel()).encode());
         eligible.put(Stores.eligible(identity, entry), Stores.EMPTY);
         Operation operation = entry.body().operation();
@@ -241,6 +250,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
 
     /** Recomputes the identity from every stored record and emits what changed. */
     private void reevaluate(String identity, Source trigger, Record<String, byte[]> record) {
+        metrics.reevaluations.record();
         List<AuthorityRecord> authorityRecords = new ArrayList<>();
         forEach(authority, Stores.identity(identity), (k, v) -> authorityRecords.add(AuthorityRecord.fromWire(v)));
         List<EntryInput> inputs = new ArrayList<>();
@@ -344,22 +354,23 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         forward(JoltTopology.BOLT_FILTER, identity, op, record);
     }
 
+    /**
+     * The state topic gets a record when the resolution (state, content, head, conflict count)
+     * changes; the conflicts topic when the set of losing active heads changes.
+     */
     private void emitIfChanged(String identity, String path, SingletonState before, SingletonState after, Record<String, byte[]> record) {
-        if (sameResolution(before, after)) {
-            return;
+        io.jolt.stream.avro.StateChange was = OutputRecords.stateChange(identity, path, before);
+        io.jolt.stream.avro.StateChange now = OutputRecords.stateChange(identity, path, after);
+        if (!was.equals(now)) {
+            forward(JoltTopology.STATE_SINK, Stores.path(identity, path).get(), now, record);
         }
-        forward(JoltTopology.STATE_SINK, Stores.path(identity, path).get(), OutputRecords.stateChange(identity, path, after), record);
-        if (after != null && !after.conflicts().isEmpty()) {
+        if (after != null && !after.conflicts().isEmpty() && !conflictHashes(before).equals(conflictHashes(after))) {
             forward(JoltTopology.CONFLICTS_SINK, identity, OutputRecords.concurrentHeads(identity, after), record);
         }
     }
 
-    private static boolean sameResolution(SingletonState a, SingletonState b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return a.current().hash().equals(b.current().hash())
-                && a.conflicts().stream().map(Entry::hash).toList().equals(b.conflicts().stream().map(Entry::hash).toList());
+    private static List<Hash> conflictHashes(SingletonState state) {
+        return state == null ? List.of() : state.conflicts().stream().map(Entry::hash).toList();
     }
 
     private void emitRejection(String identity, Rejection row, Source source, Record<String, byte[]> record) {
@@ -385,6 +396,9 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     }
 
     private void forward(String child, Object key, Object value, Record<String, byte[]> cause) {
+        if (JoltTopology.REJECTED_SINK.equals(child)) {
+            metrics.rejected.record();
+        }
         context.forward(new Record<>(key, value, cause.timestamp()), child);
     }
 

@@ -20,7 +20,7 @@ import net.jqwik.api.Provide;
  * Determinism is the product: the merged state is a function of the SET of records. Shuffling,
  * duplicating and splitting the lines among several sources never changes it.
  */
-class OrderIndependenceProperties {
+public class OrderIndependenceProperties {
     @Provide
     Arbitrary<String> kinds() {
         return Arbitraries.of(Vectors.kinds());
@@ -53,7 +53,7 @@ class OrderIndependenceProperties {
      * Shuffles, duplicates a random subset, and splits the lines among 1-4 "sources" whose
      * contributions are concatenated in random order.
      */
-    static List<byte[]> rearrange(List<byte[]> lines, Random random) {
+    public static List<byte[]> rearrange(List<byte[]> lines, Random random) {
         List<byte[]> all = new ArrayList<>(lines);
         for (byte[] line : lines) {
             if (random.nextInt(4) == 0) {
@@ -84,8 +84,8 @@ class OrderIndependenceProperties {
     }
 
     /** Random histories from the writers: forks, gaps, tombstones, observed heads, revocations, bad copies. */
-    static final class GeneratedHistory {
-        static List<byte[]> lines(long seed) {
+    public static final class GeneratedHistory {
+        public static List<byte[]> lines(long seed) {
             Random r = new Random(seed);
             TestIdentity identity = TestIdentity.named("gen-" + seed);
             List<Object> records = new ArrayList<>();

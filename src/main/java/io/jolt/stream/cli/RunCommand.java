@@ -1,0 +1,40 @@
+package io.jolt.stream.cli;
+
+import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.JoltService;
+import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run the stream processor against a Kafka cluster until interrupted.",
+            "Creates missing topics from topology/topics.yaml and refuses to start when an existing one contradicts it.",
+            "More instances (same application.id) on more partitions scale it out."})
+final class RunCommand implements Callable<Integer> {
+    @Option(names = "--config", required = true, paramLabel = "FILE",
+            description = "A properties file (bootstrap.servers, application.id, state.dir, num.stream.threads, jolt.*); "
+                    + "environment variables like JOLT_BOOTSTRAP_SERVERS override it. Example: deploy/jolt.properties")
+    Path config;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        JoltConfig joltConfig = JoltConfig.load(config, System.getenv());
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (JoltService service = JoltService.start(joltConfig, InMemorySchemaRegistry.seeded())) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                service.close();
+                stopped.countDown();
+            }, "jolt-shutdown"));
+            spec.commandLine().getErr().println("jolt run: processing (application.id " + joltConfig.get("application.id") + "); Ctrl-C stops");
+            stopped.await();
+        }
+        return 0;
+    }
+}

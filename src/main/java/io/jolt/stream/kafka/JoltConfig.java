@@ -1,0 +1,121 @@
+package io.jolt.stream.kafka;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The service's configuration: a properties file, then environment overrides
+ * ({@code JOLT_BOOTSTRAP_SERVERS} overrides {@code bootstrap.servers}: upper case, dots and dashes
+ * as underscores), then defaults. Every Kafka Streams, producer and consumer setting passes
+ * through; the {@code jolt.*} keys are ours.
+ */
+public final class JoltConfig {
+    public static final String TOPIC_PARTITIONS = "jolt.topics.partitions";
+    public static final String TOPIC_REPLICATION = "jolt.topics.replication";
+    public static final String ROCKSDB_CACHE_BYTES = "jolt.rocksdb.cache.bytes";
+    public static final String ROCKSDB_WRITE_BUFFER_BYTES = "jolt.rocksdb.write.buffer.bytes";
+
+    private final Properties properties;
+
+    private JoltConfig(Properties properties) {
+        this.properties = properties;
+    }
+
+    public static JoltConfig load(Path file, Map<String, String> environment) throws IOException {
+        Properties p = new Properties();
+        if (file != null) {
+            try (Reader in = Files.newBufferedReader(file)) {
+                p.load(in);
+            }
+        }
+        return of(p, environment);
+    }
+
+    public static JoltConfig of(Properties given, Map<String, String> environment) {
+        Properties p = new Properties();
+        p.putAll(given);
+        for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
+            String override = environment.get(envName(key));
+            if (override != null) {
+                p.setProperty(key, override);
+            }
+        }
+        for (Map.Entry<String, String> e : environment.entrySet()) {
+            // An environment variable may also set a key the file does not mention.
+            if (e.getKey().startsWith("JOLT_") && e.getKey().equals(envName(keyFromEnv(e.getKey())))) {
+                p.putIfAbsent(keyFromEnv(e.getKey()), e.getValue());
+            }
+        }
+        p.putIfAbsent(StreamsConfig.APPLICATION_ID_CONFIG, "jolt-stream");
+        p.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, String.valueOf(Runtime.getRuntime().availableProcessors()));
+        p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
+        p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
+        p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(64L << 20));
+        p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(32L << 20));
+        return new JoltConfig(p);
+    }
+
+    static String envName(String key) {
+        return "JOLT_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** Only the well-known keys are derived from environment names (the mapping is not reversible in general). */
+    private static String keyFromEnv(String env) {
+        return switch (env) {
+            case "JOLT_BOOTSTRAP_SERVERS" -> StreamsConfig.BOOTSTRAP_SERVERS_CONFIG;
+            case "JOLT_APPLICATION_ID" -> StreamsConfig.APPLICATION_ID_CONFIG;
+            case "JOLT_STATE_DIR" -> StreamsConfig.STATE_DIR_CONFIG;
+            case "JOLT_NUM_STREAM_THREADS" -> StreamsConfig.NUM_STREAM_THREADS_CONFIG;
+            case "JOLT_APPLICATION_SERVER" -> StreamsConfig.APPLICATION_SERVER_CONFIG;
+            case "JOLT_TOPICS_PARTITIONS" -> TOPIC_PARTITIONS;
+            case "JOLT_TOPICS_REPLICATION" -> TOPIC_REPLICATION;
+            default -> "jolt.unmapped." + env;
+        };
+    }
+
+    public String get(String key) {
+        return properties.getProperty(key);
+    }
+
+    public JoltConfig with(String key, String value) {
+        Properties p = new Properties();
+        p.putAll(properties);
+        p.setProperty(key, value);
+        return new JoltConfig(p);
+    }
+
+    public Integer topicPartitions() {
+        String v = properties.getProperty(TOPIC_PARTITIONS);
+        return v == null ? null : Integer.valueOf(v);
+    }
+
+    public Short topicReplication() {
+        String v = properties.getProperty(TOPIC_REPLICATION);
+        return v == null ? null : Short.valueOf(v);
+    }
+
+    /** Everything for Kafka Streams and its clients (our jolt.* keys are passed too; Streams ignores them). */
+    public Properties streamsProperties() {
+        Properties p = new Properties();
+        properties.stringPropertyNames().stream().filter(k -> !k.startsWith("jolt.unmapped.")).forEach(k -> p.setProperty(k, properties.getProperty(k)));
+        if (p.getProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) == null) {
+            throw new IllegalArgumentException("bootstrap.servers is not set (in the config file or JOLT_BOOTSTRAP_SERVERS)");
+        }
+        return p;
+    }
+
+    public Properties adminProperties() {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", streamsProperties().getProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
+        properties.stringPropertyNames().stream().filter(k -> k.startsWith("security.") || k.startsWith("sasl.") || k.startsWith("ssl."))
+                .forEach(k -> p.setProperty(k, properties.getProperty(k)));
+        return p;
+    }
+}

@@ -1,0 +1,63 @@
+package io.jolt.stream.kafka;
+
+import io.jolt.stream.kafka.serde.SchemaRegistry;
+import java.time.Duration;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The running service: checks the topics, then runs the topology under exactly-once. */
+public final class JoltService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JoltService.class);
+
+    private final KafkaStreams streams;
+
+    private JoltService(KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    /** Creates missing topics, refuses contradicting ones, and starts processing. */
+    public static JoltService start(JoltConfig config, SchemaRegistry registry) {
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
+        }
+        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry), config.streamsProperties());
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("stream thread failed; replacing it", e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+        return new JoltService(streams);
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    /** Waits until the instance is RUNNING (or throws when it fails or the time is up). */
+    public JoltService awaitRunning(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (streams.state() != KafkaStreams.State.RUNNING) {
+            if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING) {
+                throw new IllegalStateException("Kafka Streams is " + streams.state());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Kafka Streams not RUNNING after " + timeout + " (state " + streams.state() + ")");
+            }
+            Thread.sleep(50);
+        }
+        return this;
+    }
+
+    /**
+     * Stops cleanly and leaves the consumer group, so the partitions move to the other instances
+     * at once instead of after the session timeout (Streams stays in the group by default).
+     */
+    @Override
+    public void close() {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
+    }
+}

@@ -1,0 +1,40 @@
+package io.jolt.stream.testing;
+
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * JUnit 5 extension: one real broker per test JVM, started on first use and stopped when the
+ * JVM's tests end. Inject it as a {@link KafkaBroker} parameter.
+ */
+public final class RealKafka implements ParameterResolver {
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == KafkaBroker.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        ExtensionContext.Store store = context.getRoot().getStore(ExtensionContext.Namespace.create(RealKafka.class));
+        return store.getOrComputeIfAbsent("broker", k -> new Holder(), Holder.class).broker;
+    }
+
+    /** Closed by JUnit with the root context. */
+    static final class Holder implements ExtensionContext.Store.CloseableResource {
+        final KafkaBroker broker;
+
+        Holder() {
+            try {
+                broker = KafkaBroker.start();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot start the test Kafka broker", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            broker.close();
+        }
+    }
+}
