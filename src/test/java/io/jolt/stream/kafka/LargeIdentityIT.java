@@ -1,0 +1,80 @@
+package io.jolt.stream.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jolt.stream.avro.StateChange;
+import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
+import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.TestIdentity;
+import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.RealKafka;
+import io.jolt.stream.testing.StreamHarness;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * An identity with 100,000 entries streams through the hot path: each entry touches only its
+ * own keys, so the work (and memory) per record is bounded by the record, not by the identity's
+ * history. Re-evaluations, which read a whole identity, happen only for the rare events.
+ */
+@ExtendWith(RealKafka.class)
+class LargeIdentityIT {
+    static final int ENTRIES = 100_000;
+
+    @Test
+    void aHundredThousandEntriesOfOneIdentityAreMergedIncrementally(KafkaBroker broker) throws Exception {
+        StreamHarness harness = new StreamHarness(broker);
+        harness.resetTopics();
+        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde =
+                new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());
+        ConfluentAvroSerde<io.jolt.stream.avro.DeviceWriterEntry> entrySerde =
+                new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.DeviceWriterEntry.getClassSchema());
+
+        TestIdentity big = TestIdentity.named("big");
+        List<ProducerRecord<String, byte[]>> input = new ArrayList<>(ENTRIES + 2);
+        input.add(new ProducerRecord<>(Topics.AUTHORITY, big.id(), authoritySerde.serialize(Topics.AUTHORITY, AvroRecords.authority(big.authorize("dev_a")))));
+        TestIdentity.Device device = big.device("dev_a");
+        Entry last = null;
+        for (int i = 0; i < ENTRIES; i++) {
+            last = i % 4 == 0 ? device.append("/log/" + (i % 100), "post " + i) : device.set("/profile/" + (i % 50), "value " + i);
+            input.add(new ProducerRecord<>(Topics.ENTRIES, big.id(), entrySerde.serialize(Topics.ENTRIES, AvroRecords.entry(last))));
+        }
+
+        JoltConfig config = harness.config("jolt-it-large", StreamHarness.tempStateDir("large"), 1);
+        long started;
+        long processed;
+        Map<String, Double> counters = new TreeMap<>();
+        try (var service = harness.start(config, registry)) {
+            started = System.nanoTime();
+            harness.produceRaw(input);
+            harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(5));
+            processed = System.nanoTime();
+            for (Map.Entry<MetricName, ? extends Metric> m : service.streams().metrics().entrySet()) {
+                if (m.getKey().group().equals(ProcessorMetrics.GROUP)) {
+                    counters.merge(m.getKey().name(), ((Number) m.getValue().metricValue()).doubleValue(), Double::sum);
+                }
+            }
+        }
+        System.out.printf("100,000 entries of one identity: %.1f s end to end, %s%n", (processed - started) / 1e9, counters);
+        assertThat(counters.get("hot-path-total")).isEqualTo((double) ENTRIES);
+        assertThat(counters.get("reevaluations-total")).as("only the Authorize re-evaluates").isEqualTo(1.0);
+
+        List<StateChange> state = harness.readAll(Topics.STATE, new ByteArrayDeserializer(),
+                new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema())).stream().map(r -> r.value()).toList();
+        Map<String, StateChange> latest = new TreeMap<>();
+        state.forEach(s -> latest.put(s.getPath(), s));
+        assertThat(latest).hasSize(50);
+        assertThat(latest.get("/profile/" + ((ENTRIES - 1) % 50)).getHead().getDeviceSequence()).isEqualTo(last.sequence());
+    }
+}
