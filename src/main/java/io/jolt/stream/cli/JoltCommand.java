@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             RevokeCommand.class,
             WriteCommand.class,
             RunCommand.class,
+            DemoCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class JoltCommand implements Runnable {

@@ -1,7 +1,7 @@
 package io.jolt.stream.cli;
 
+import io.jolt.stream.api.JoltNode;
 import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
             "More instances (same application.id) on more partitions scale it out."})
 final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE",
-            description = "A properties file (bootstrap.servers, application.id, state.dir, num.stream.threads, jolt.*); "
+            description = "A properties file (bootstrap.servers, application.id, state.dir, num.stream.threads, jolt.http.port, jolt.*); "
                     + "environment variables like JOLT_BOOTSTRAP_SERVERS override it. Example: deploy/jolt.properties")
     Path config;
 
@@ -27,14 +27,14 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         JoltConfig joltConfig = JoltConfig.load(config, System.getenv());
         CountDownLatch stopped = new CountDownLatch(1);
-        try (JoltService service = JoltService.start(joltConfig, InMemorySchemaRegistry.seeded())) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                service.close();
-                stopped.countDown();
-            }, "jolt-shutdown"));
-            spec.commandLine().getErr().println("jolt run: processing (application.id " + joltConfig.get("application.id") + "); Ctrl-C stops");
-            stopped.await();
-        }
+        JoltNode node = JoltNode.start(joltConfig, InMemorySchemaRegistry.seeded());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "jolt-shutdown"));
+        spec.commandLine().getErr().println("jolt run: processing (application.id " + joltConfig.get("application.id")
+                + "), HTTP API on " + node.baseUrl() + "; Ctrl-C stops");
+        stopped.await();
         return 0;
     }
 }

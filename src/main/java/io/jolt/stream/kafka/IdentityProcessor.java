@@ -225,22 +225,25 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         Operation operation = entry.body().operation();
         if (operation.isSingletonCandidate()) {
             String path = operation.path();
-            List<Entry> active = activeHeads(identity, path);
+            Bytes pathKey = Stores.path(identity, path);
+            List<Entry> active = Stores.decodeHeads(heads.get(pathKey));
             SingletonState before = SingletonMerge.merge(path, active).orElse(null);
             // The device's previous candidate on this path and every observed head are superseded.
             Set<Hash> superseded = new HashSet<>(entry.body().observedHeads());
+            List<Entry> next = new ArrayList<>(active.size() + 1);
             for (Entry head : active) {
-                if (head.deviceId().equals(entry.deviceId()) || superseded.contains(head.hash())) {
-                    heads.delete(Stores.pathHash(identity, path, head.hash()));
+                if (!head.deviceId().equals(entry.deviceId()) && !superseded.contains(head.hash())) {
+                    next.add(head);
                 }
             }
             for (Hash h : entry.body().observedHeads()) {
                 observed.put(Stores.pathHash(identity, path, h), Stores.EMPTY);
             }
             if (observed.get(Stores.pathHash(identity, path, entry.hash())) == null) {
-                heads.put(Stores.pathHash(identity, path, entry.hash()), entry.wire());
+                next.add(entry);
             }
-            SingletonState after = SingletonMerge.merge(path, activeHeads(identity, path)).orElse(null);
+            heads.put(pathKey, Stores.encodeHeads(next));
+            SingletonState after = SingletonMerge.merge(path, next).orElse(null);
             emitIfChanged(identity, path, before, after, record);
         } else {
             appends.put(Stores.append(identity, entry), entry.wire());
@@ -287,8 +290,9 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             }
         }
         for (SingletonState s : state.singletons()) {
-            heads.put(Stores.pathHash(identity, s.path(), s.current().hash()), s.current().wire());
-            s.conflicts().forEach(c -> heads.put(Stores.pathHash(identity, s.path(), c.hash()), c.wire()));
+            List<Entry> active = new ArrayList<>(s.conflicts());
+            active.add(s.current());
+            heads.put(Stores.path(identity, s.path()), Stores.encodeHeads(active));
         }
         if (state.authority().isEmpty()) {
             identities.delete(Stores.identity(identity));
@@ -402,17 +406,13 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         context.forward(new Record<>(key, value, cause.timestamp()), child);
     }
 
-    private List<Entry> activeHeads(String identity, String path) {
-        List<Entry> out = new ArrayList<>();
-        forEach(heads, Stores.path(identity, path), (k, v) -> out.add(Entry.fromWire(v)));
-        return out;
-    }
-
     private Map<String, SingletonState> activeStates(String identity) {
         Map<String, List<Entry>> byPath = new TreeMap<>(Utf8.ORDER);
         forEach(heads, Stores.identity(identity), (k, v) -> {
-            Entry e = Entry.fromWire(v);
-            byPath.computeIfAbsent(e.body().operation().path(), p -> new ArrayList<>()).add(e);
+            List<Entry> active = Stores.decodeHeads(v);
+            if (!active.isEmpty()) {
+                byPath.put(active.get(0).body().operation().path(), active);
+            }
         });
         Map<String, SingletonState> out = new TreeMap<>(Utf8.ORDER);
         byPath.forEach((path, active) -> SingletonMerge.merge(path, active).ifPresent(s -> out.put(path, s)));

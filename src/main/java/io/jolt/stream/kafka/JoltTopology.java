@@ -47,8 +47,11 @@ public final class JoltTopology {
         topology.addSource(ENTRIES_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.ENTRIES);
         topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries), AUTHORITY_SOURCE, ENTRIES_SOURCE);
         for (String store : Stores.ALL) {
-            topology.addStateStore(org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                    org.apache.kafka.streams.state.Stores.persistentKeyValueStore(store), Serdes.Bytes(), Serdes.ByteArray()), IDENTITY_PROCESSOR);
+            var builder = org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                    org.apache.kafka.streams.state.Stores.persistentKeyValueStore(store), Serdes.Bytes(), Serdes.ByteArray());
+            // The summary is rewritten by every hot-path entry of an identity: a cache folds those
+            // writes into one changelog record per commit. Stores read by prefix scans stay uncached.
+            topology.addStateStore(Stores.IDENTITIES.equals(store) ? builder.withCachingEnabled() : builder.withCachingDisabled(), IDENTITY_PROCESSOR);
         }
         topology.addSink(STATE_SINK, Topics.STATE, Serdes.ByteArray().serializer(),
                 new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema()), IDENTITY_PROCESSOR);

@@ -32,6 +32,23 @@ public final class StoreKey {
         return this;
     }
 
+    /**
+     * A path in byte order: its UTF-8 bytes and a 0x00 terminator. Canonical paths hold no code
+     * point below U+0020, so the terminator sorts a path before its extensions, exactly UTF-8
+     * byte order, and a path prefix (without terminator) is a scan prefix.
+     */
+    public StoreKey orderedPath(String path) {
+        out.writeBytes(path.getBytes(StandardCharsets.UTF_8));
+        out.write(0);
+        return this;
+    }
+
+    /** A path prefix for scans: the bytes without the terminator. */
+    public StoreKey pathPrefix(String prefix) {
+        out.writeBytes(prefix.getBytes(StandardCharsets.UTF_8));
+        return this;
+    }
+
     public StoreKey uint64(long value) {
         for (int shift = 56; shift >= 0; shift -= 8) {
             out.write((int) (value >>> shift));

@@ -17,11 +17,15 @@ final class Stores {
     static final String ENTRIES = "jolt-entries";
     /** (identity) → IdentitySummary */
     static final String IDENTITIES = "jolt-identities";
-    /** (identity, path, hash) → EntryW of an active singleton head */
+    /**
+     * (identity, path) → the path's active singleton heads, as one list of EntryW. One value per
+     * path (at most one head per device): the hot path reads and rewrites it with point lookups,
+     * never a scan over the deletions of superseded heads.
+     */
     static final String HEADS = "jolt-heads";
     /** (identity, path, hash) → (empty): hashes observed by eligible candidates of the path */
     static final String OBSERVED = "jolt-observed";
-    /** (identity, path, created_at, sequence, device, hash) → EntryW of an eligible append record */
+    /** (identity, path, created_at, sequence, device, hash) → EntryW of an eligible append record, in enumeration order */
     static final String APPENDS = "jolt-appends";
     /** (identity, device, sequence, hash) → (empty): eligible entries already sent to the bolt */
     static final String ELIGIBLE = "jolt-eligible";
@@ -62,9 +66,34 @@ final class Stores {
         return StoreKey.of(identity).text(path).hash(hash).toBytes();
     }
 
+    /** In §6 enumeration order: path bytes, then (created_at, sequence, device_id, hash). */
     static Bytes append(String identity, Entry e) {
-        return StoreKey.of(identity).text(e.body().operation().path()).uint64(e.body().createdAt()).uint64(e.sequence())
-                .text(e.deviceId()).hash(e.hash()).toBytes();
+        return StoreKey.of(identity).orderedPath(e.body().operation().path()).uint64(e.body().createdAt()).uint64(e.sequence())
+                .orderedPath(e.deviceId()).hash(e.hash()).toBytes();
+    }
+
+    static byte[] encodeHeads(java.util.List<Entry> heads) {
+        io.jolt.stream.protocol.CanonicalWriter out = new io.jolt.stream.protocol.CanonicalWriter().uint64(heads.size());
+        heads.forEach(h -> out.bytes(h.wire()));
+        return out.toByteArray();
+    }
+
+    static java.util.List<Entry> decodeHeads(byte[] value) {
+        if (value == null) {
+            return new java.util.ArrayList<>();
+        }
+        io.jolt.stream.protocol.CanonicalReader in = new io.jolt.stream.protocol.CanonicalReader(value);
+        int count = in.count(8);
+        java.util.List<Entry> heads = new java.util.ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            heads.add(Entry.fromWire(in.bytes()));
+        }
+        in.end();
+        return heads;
+    }
+
+    static Bytes appendPrefix(String identity, String pathPrefix) {
+        return StoreKey.of(identity).pathPrefix(pathPrefix).toBytes();
     }
 
     static Bytes eligible(String identity, Entry e) {

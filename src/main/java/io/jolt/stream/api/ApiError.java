@@ -1,0 +1,44 @@
+package io.jolt.stream.api;
+
+/**
+ * Every error of the HTTP API has this shape: {@code {"error": {"code": ..., "message": ...}}},
+ * one stable code per distinction (RFC-0008 §12: tombstoned is not missing, a non-canonical
+ * address is not a lookup).
+ */
+public final class ApiError extends RuntimeException {
+    public enum Code {
+        PATH_NOT_CANONICAL(400),
+        PREFIX_NOT_CANONICAL(400),
+        BAD_PARAMETER(400),
+        BAD_PAGE_TOKEN(400),
+        PATH_NOT_FOUND(404),
+        PATH_TOMBSTONED(410),
+        IDENTITY_NOT_FOUND(404),
+        BODY_TOO_LARGE(413),
+        NOT_READY(503),
+        OWNER_UNREACHABLE(502);
+
+        final int status;
+
+        Code(int status) {
+            this.status = status;
+        }
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    final Code code;
+    final Object details;
+
+    public ApiError(Code code, String message) {
+        this(code, message, null);
+    }
+
+    public ApiError(Code code, String message, Object details) {
+        super(message, null, false, false);
+        this.code = code;
+        this.details = details;
+    }
+}

@@ -1,0 +1,74 @@
+package io.jolt.stream.api;
+
+import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.JoltService;
+import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.kafka.serde.SchemaRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * One instance of the service: the stream processor and its HTTP API. The API's address is
+ * the instance's {@code application.server}, so instances can route queries to each other.
+ */
+public final class JoltNode implements AutoCloseable {
+    public static final String HTTP_HOST = "jolt.http.host";
+    public static final String HTTP_PORT = "jolt.http.port";
+
+    private final JoltService service;
+    private final RecordIngest ingest;
+    private final HttpApi api;
+    private final HostInfo self;
+
+    private JoltNode(JoltService service, RecordIngest ingest, HttpApi api, HostInfo self) {
+        this.service = service;
+        this.ingest = ingest;
+        this.api = api;
+        this.self = self;
+    }
+
+    /** Starts processing and serving; {@code jolt.http.port} 0 picks a free port. */
+    public static JoltNode start(JoltConfig config, SchemaRegistry registry) throws IOException {
+        String host = config.get(HTTP_HOST) == null ? "127.0.0.1" : config.get(HTTP_HOST);
+        int port = config.get(HTTP_PORT) == null ? 8080 : Integer.parseInt(config.get(HTTP_PORT));
+        if (port == 0) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+        }
+        HostInfo self = new HostInfo(host, port);
+        JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
+                ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
+        JoltService service = JoltService.start(withServer, registry);
+        RecordIngest ingest = new RecordIngest(withServer.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), registry);
+        HttpApi api = HttpApi.start(host, port, service.streams(), ingest, self);
+        return new JoltNode(service, ingest, api, self);
+    }
+
+    public JoltNode awaitRunning(Duration timeout) throws InterruptedException {
+        service.awaitRunning(timeout);
+        return this;
+    }
+
+    public JoltService service() {
+        return service;
+    }
+
+    public RecordIngest ingest() {
+        return ingest;
+    }
+
+    public String baseUrl() {
+        return "http://" + self.host() + ":" + api.port();
+    }
+
+    @Override
+    public void close() {
+        api.close();
+        ingest.close();
+        service.close();
+    }
+}

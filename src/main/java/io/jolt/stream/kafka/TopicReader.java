@@ -1,0 +1,88 @@
+package io.jolt.stream.kafka;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/** Reads whole topics (read_committed) and measures how far an application has consumed its inputs. */
+public final class TopicReader implements AutoCloseable {
+    private final String bootstrap;
+    private final Admin admin;
+
+    public TopicReader(String bootstrap) {
+        this.bootstrap = bootstrap;
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", bootstrap);
+        this.admin = Admin.create(p);
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+
+    /** Calls {@code each} for every committed record of the topic, up to its current end. */
+    public <K, V> long readAll(String topic, Deserializer<K> keys, Deserializer<V> values, BiConsumer<K, V> each) {
+        Properties p = new Properties();
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        long count = 0;
+        try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(p, keys, values)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot read " + topic + " to its end");
+                }
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    each.accept(record.key(), record.value());
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    /** Input records the application has committed as processed, and the inputs' end offsets. */
+    public record Progress(long processed, long total) {
+        public boolean done() {
+            return processed >= total;
+        }
+    }
+
+    public Progress progress(String applicationId) throws Exception {
+        {
+            Map<TopicPartition, OffsetSpec> request = new java.util.HashMap<>();
+            for (var description : admin.describeTopics(List.of(Topics.AUTHORITY, Topics.ENTRIES)).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+                description.partitions().forEach(tp -> request.put(new TopicPartition(description.name(), tp.partition()), OffsetSpec.latest()));
+            }
+            Map<TopicPartition, Long> ends = new java.util.HashMap<>();
+            admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
+            Map<TopicPartition, OffsetAndMetadata> committed =
+                    admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+            long total = 0;
+            long processed = 0;
+            for (var e : ends.entrySet()) {
+                total += e.getValue();
+                OffsetAndMetadata c = committed.get(e.getKey());
+                processed += c == null ? 0 : Math.min(c.offset(), e.getValue());
+            }
+            return new Progress(processed, total);
+        }
+    }
+}
