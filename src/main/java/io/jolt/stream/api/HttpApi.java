@@ -56,6 +56,7 @@ public final class HttpApi implements AutoCloseable {
         this.self = self;
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new KafkaStreamsMetrics(streams).bindTo(metrics);
+        JoltMeters.bind(metrics, streams);
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
@@ -77,6 +78,12 @@ public final class HttpApi implements AutoCloseable {
 
     private void routes() {
         app.exception(ApiError.class, (e, ctx) -> error(ctx, e));
+        app.exception(io.javalin.http.HttpResponseException.class, (e, ctx) -> {
+            // Javalin's own refusals (an oversized body above all) in the API's error shape.
+            String code = e.getStatus() == 413 ? ApiError.Code.BODY_TOO_LARGE.wireName() : "http_" + e.getStatus();
+            String message = e.getStatus() == 413 ? "at most " + MAX_BODY_BYTES + " bytes per request" : e.getMessage();
+            ctx.status(e.getStatus()).contentType("application/json").result(errorBody(code, message, null));
+        });
         app.exception(Exception.class, (e, ctx) -> {
             ctx.status(500).contentType("application/json").result(errorBody("internal_error", String.valueOf(e), null));
         });

@@ -400,8 +400,10 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     }
 
     private void forward(String child, Object key, Object value, Record<String, byte[]> cause) {
-        if (JoltTopology.REJECTED_SINK.equals(child)) {
-            metrics.rejected.record();
+        if (value instanceof io.jolt.stream.avro.RejectedRecord rejected) {
+            metrics.rejected(rejected.getReason());
+        } else if (JoltTopology.CONFLICTS_SINK.equals(child)) {
+            metrics.conflicts.record();
         }
         context.forward(new Record<>(key, value, cause.timestamp()), child);
     }

@@ -1,5 +1,7 @@
 package io.jolt.stream.kafka;
 
+import io.jolt.stream.avro.RejectionKind;
+import java.util.EnumMap;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Sensor;
@@ -11,26 +13,45 @@ import org.apache.kafka.streams.processor.TaskId;
  * Counters of one task's identity processor, registered with Kafka Streams' own metrics (group
  * {@code jolt-processor}, tag {@code task-id}), so they appear wherever Streams metrics go.
  */
-final class ProcessorMetrics {
-    static final String GROUP = "jolt-processor";
+public final class ProcessorMetrics {
+    public static final String GROUP = "jolt-processor";
+
+    /** The counters, by metric name (all cumulative, summed over tasks by readers). */
+    public static final String VERIFIED = "entries-verified-total";
+    public static final String HOT_PATH = "hot-path-total";
+    public static final String REEVALUATIONS = "reevaluations-total";
+    public static final String REJECTED = "rejected-total";
+    public static final String CONFLICTS = "conflict-events-total";
 
     final Sensor verified;
     final Sensor hotPath;
     final Sensor reevaluations;
-    final Sensor rejected;
+    final Sensor conflicts;
+    private final Map<RejectionKind, Sensor> rejected = new EnumMap<>(RejectionKind.class);
     private final StreamsMetrics metrics;
+    private final TaskId task;
 
     ProcessorMetrics(StreamsMetrics metrics, TaskId task) {
         this.metrics = metrics;
-        verified = counter("entries-verified-total", "entries whose signature was verified", task);
-        hotPath = counter("hot-path-total", "entries merged incrementally on the hot path", task);
-        reevaluations = counter("reevaluations-total", "identity re-evaluations from stored records", task);
-        rejected = counter("rejected-total", "records reported on jolt.rejected.v1", task);
+        this.task = task;
+        verified = counter(VERIFIED, "entries whose signature was verified", Map.of());
+        hotPath = counter(HOT_PATH, "entries merged incrementally on the hot path", Map.of());
+        reevaluations = counter(REEVALUATIONS, "identity re-evaluations from stored records", Map.of());
+        conflicts = counter(CONFLICTS, "events written to jolt.conflicts.v1", Map.of());
+        for (RejectionKind kind : RejectionKind.values()) {
+            rejected.put(kind, counter(REJECTED, "records reported on jolt.rejected.v1", Map.of("reason", kind.name().toLowerCase(java.util.Locale.ROOT))));
+        }
     }
 
-    private Sensor counter(String name, String description, TaskId task) {
-        Sensor sensor = metrics.addSensor("jolt." + name + "." + task, Sensor.RecordingLevel.INFO);
-        sensor.add(new MetricName(name, GROUP, description, Map.of("task-id", task.toString())), new CumulativeCount());
+    void rejected(RejectionKind kind) {
+        rejected.get(kind).record();
+    }
+
+    private Sensor counter(String name, String description, Map<String, String> tags) {
+        Map<String, String> allTags = new java.util.HashMap<>(tags);
+        allTags.put("task-id", task.toString());
+        Sensor sensor = metrics.addSensor("jolt." + name + allTags, Sensor.RecordingLevel.INFO);
+        sensor.add(new MetricName(name, GROUP, description, allTags), new CumulativeCount());
         return sensor;
     }
 
@@ -38,6 +59,7 @@ final class ProcessorMetrics {
         metrics.removeSensor(verified);
         metrics.removeSensor(hotPath);
         metrics.removeSensor(reevaluations);
-        metrics.removeSensor(rejected);
+        metrics.removeSensor(conflicts);
+        rejected.values().forEach(metrics::removeSensor);
     }
 }

@@ -21,7 +21,7 @@ public final class RealKafka implements ParameterResolver {
     }
 
     /** Closed by JUnit with the root context. */
-    static final class Holder implements ExtensionContext.Store.CloseableResource {
+    static final class Holder implements ExtensionContext.Store.CloseableResource, AutoCloseable {
         final KafkaBroker broker;
 
         Holder() {

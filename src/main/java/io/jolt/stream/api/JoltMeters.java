@@ -1,0 +1,49 @@
+package io.jolt.stream.api;
+
+import io.jolt.stream.avro.RejectionKind;
+import io.jolt.stream.kafka.ProcessorMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The processor's counters as Micrometer meters, summed over this instance's tasks at scrape
+ * time (tasks come and go with rebalances; the Kafka metrics binder only sees metrics present
+ * when it binds).
+ */
+final class JoltMeters {
+    private JoltMeters() {}
+
+    static void bind(MeterRegistry registry, KafkaStreams streams) {
+        counter(registry, streams, "jolt.entries.verified", ProcessorMetrics.VERIFIED, null, "entries whose signature was verified");
+        counter(registry, streams, "jolt.hot.path", ProcessorMetrics.HOT_PATH, null, "entries merged incrementally");
+        counter(registry, streams, "jolt.reevaluations", ProcessorMetrics.REEVALUATIONS, null, "identity re-evaluations");
+        counter(registry, streams, "jolt.conflict.events", ProcessorMetrics.CONFLICTS, null, "events written to jolt.conflicts.v1");
+        for (RejectionKind kind : RejectionKind.values()) {
+            counter(registry, streams, "jolt.rejected", ProcessorMetrics.REJECTED, kind.name().toLowerCase(Locale.ROOT), "records written to jolt.rejected.v1");
+        }
+    }
+
+    private static void counter(MeterRegistry registry, KafkaStreams streams, String meter, String metric, String reason, String description) {
+        FunctionCounter.Builder<KafkaStreams> builder = FunctionCounter.builder(meter, streams, s -> sum(s, metric, reason)).description(description);
+        if (reason != null) {
+            builder.tag("reason", reason);
+        }
+        builder.register(registry);
+    }
+
+    private static double sum(KafkaStreams streams, String name, String reason) {
+        double total = 0;
+        for (Map.Entry<MetricName, ? extends Metric> m : streams.metrics().entrySet()) {
+            MetricName n = m.getKey();
+            if (n.group().equals(ProcessorMetrics.GROUP) && n.name().equals(name) && (reason == null || reason.equals(n.tags().get("reason")))) {
+                total += ((Number) m.getValue().metricValue()).doubleValue();
+            }
+        }
+        return total;
+    }
+}

@@ -1,0 +1,232 @@
+package io.jolt.stream.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.protocol.Vectors;
+import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.RealKafka;
+import io.jolt.stream.testing.StreamHarness;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Every endpoint and error outcome against two service instances on one real broker: each
+ * instance answers every identity the same (queries for keys it does not own are forwarded).
+ */
+@ExtendWith(RealKafka.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HttpApiIT {
+    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
+    final HttpClient http = HttpClient.newHttpClient();
+    JoltNode a;
+    JoltNode b;
+    JsonNode expected;
+    JsonNode ingestAnswer;
+
+    record Answer(int status, JsonNode body) {}
+
+    @BeforeAll
+    void startTwoInstancesAndIngestTheMixedScenarios(KafkaBroker broker) throws Exception {
+        StreamHarness harness = new StreamHarness(broker);
+        harness.resetTopics();
+        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        a = JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir("api-a"), 4).with(JoltNode.HTTP_PORT, "0")
+                .with("num.stream.threads", "1"), registry);
+        b = JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir("api-b"), 4).with(JoltNode.HTTP_PORT, "0")
+                .with("num.stream.threads", "1"), registry);
+        a.awaitRunning(Duration.ofSeconds(60));
+        b.awaitRunning(Duration.ofSeconds(60));
+        Answer posted = post(a, "/v1/records", Files.readAllBytes(Vectors.bundle("mixed")));
+        ingestAnswer = posted.body();
+        harness.awaitProcessed("jolt-it-api", Duration.ofSeconds(60));
+        awaitBothRunning();
+        expected = JSON.readTree(Files.readAllBytes(Vectors.expected("mixed")));
+    }
+
+    void awaitBothRunning() throws Exception {
+        for (JoltNode node : List.of(a, b)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (get(node, "/health").status() != 200) {
+                assertThat(System.nanoTime()).as("instance ready").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        if (b != null) {
+            b.close();
+        }
+        if (a != null) {
+            a.close();
+        }
+    }
+
+    Answer get(JoltNode node, String pathAndQuery) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(node.baseUrl() + pathAndQuery)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body().isEmpty() ? null : JSON.readTree(r.body()));
+    }
+
+    Answer post(JoltNode node, String path, byte[] body) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(node.baseUrl() + path))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body().isEmpty() ? null : JSON.readTree(r.body()));
+    }
+
+    static String q(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void postRecordsAnswersLineByLine() {
+        assertThat(ingestAnswer.get("accepted").asInt()).isPositive();
+        List<String> reasons = new ArrayList<>();
+        ingestAnswer.get("results").forEach(r -> {
+            if (!r.get("accepted").asBoolean()) {
+                reasons.add(r.get("reason").asText());
+            } else {
+                assertThat(r.get("topic").asText()).startsWith("jolt.");
+            }
+        });
+        assertThat(reasons).isNotEmpty().allMatch(r -> List.of("invalid_entry", "invalid_authority", "unreadable_line").contains(r));
+    }
+
+    @Test
+    void resolveAnswersEverySingletonTheSameFromBothInstances() throws Exception {
+        int checked = 0;
+        for (JsonNode identity : expected) {
+            String id = identity.get("identity").asText();
+            for (JsonNode s : identity.get("singletons")) {
+                String url = "/v1/identities/" + id + "/resolve?path=" + q(s.get("path").asText());
+                Answer fromA = get(a, url);
+                Answer fromB = get(b, url);
+                assertThat(fromB).isEqualTo(fromA);
+                if (s.get("state").asText().equals("present")) {
+                    assertThat(fromA.status()).isEqualTo(200);
+                    assertThat(fromA.body().get("content_id")).isEqualTo(s.get("content_id"));
+                    assertThat(fromA.body().get("head")).isEqualTo(s.get("head"));
+                    assertThat(fromA.body().get("conflict_count").asInt()).isEqualTo(s.get("conflicts").size());
+                } else {
+                    assertThat(fromA.status()).isEqualTo(410);
+                    assertThat(fromA.body().get("error").get("code").asText()).isEqualTo("path_tombstoned");
+                    assertThat(fromA.body().get("error").get("details").get("head")).isEqualTo(s.get("head"));
+                }
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(5);
+    }
+
+    @Test
+    void resolveErrorsAreDistinct() throws Exception {
+        String id = expected.get(0).get("identity").asText();
+        Answer missing = get(b, "/v1/identities/" + id + "/resolve?path=" + q("/never/written"));
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.body().get("error").get("code").asText()).isEqualTo("path_not_found");
+        Answer nonCanonical = get(a, "/v1/identities/" + id + "/resolve?path=" + q("/a//b"));
+        assertThat(nonCanonical.status()).isEqualTo(400);
+        assertThat(nonCanonical.body().get("error").get("code").asText()).isEqualTo("path_not_canonical");
+        Answer unknown = get(a, "/v1/identities/jolt1unknownidentityaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/resolve?path=%2Fp");
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.body().get("error").get("code").asText()).isEqualTo("identity_not_found");
+        Answer noPath = get(a, "/v1/identities/" + id + "/resolve");
+        assertThat(noPath.status()).isEqualTo(400);
+        assertThat(noPath.body().get("error").get("code").asText()).isEqualTo("bad_parameter");
+    }
+
+    @Test
+    void enumeratePagesThroughAppendsInProtocolOrderWithAStableToken() throws Exception {
+        int identitiesWithAppends = 0;
+        for (JsonNode identity : expected) {
+            if (identity.get("appends").isEmpty()) {
+                continue;
+            }
+            identitiesWithAppends++;
+            String id = identity.get("identity").asText();
+            List<JsonNode> collected = new ArrayList<>();
+            String token = null;
+            int pages = 0;
+            do {
+                String url = "/v1/identities/" + id + "/enumerate?prefix=%2F&limit=2" + (token == null ? "" : "&page_token=" + token);
+                Answer page = get(pages % 2 == 0 ? a : b, url);
+                assertThat(page.status()).isEqualTo(200);
+                page.body().get("records").forEach(collected::add);
+                token = page.body().get("next_page_token").isNull() ? null : page.body().get("next_page_token").asText();
+                pages++;
+            } while (token != null);
+            List<JsonNode> want = new ArrayList<>();
+            identity.get("appends").forEach(want::add);
+            assertThat(collected).isEqualTo(want);
+        }
+        assertThat(identitiesWithAppends).isPositive();
+        String id = expected.get(0).get("identity").asText();
+        assertThat(get(a, "/v1/identities/" + id + "/enumerate?prefix=posts").body().get("error").get("code").asText())
+                .isEqualTo("prefix_not_canonical");
+        assertThat(get(a, "/v1/identities/" + id + "/enumerate?page_token=zz").body().get("error").get("code").asText())
+                .isEqualTo("bad_page_token");
+        assertThat(get(a, "/v1/identities/" + id + "/enumerate?limit=0").status()).isEqualTo(400);
+    }
+
+    @Test
+    void identityViewIsTheMergedStateFromEitherInstance() throws Exception {
+        for (JsonNode identity : expected) {
+            String id = identity.get("identity").asText();
+            Answer fromA = get(a, "/v1/identities/" + id);
+            Answer fromB = get(b, "/v1/identities/" + id);
+            assertThat(fromA.status()).isEqualTo(200);
+            assertThat(fromB).isEqualTo(fromA);
+            for (String field : List.of("identity", "required_operation_level", "devices", "singletons", "appends")) {
+                assertThat(fromA.body().get(field)).as(id + " " + field).isEqualTo(identity.get(field));
+            }
+            Answer conflicts = get(b, "/v1/identities/" + id + "/conflicts");
+            assertThat(conflicts.status()).isEqualTo(200);
+            long withConflicts = 0;
+            for (JsonNode s : identity.get("singletons")) {
+                withConflicts += s.get("conflicts").isEmpty() ? 0 : 1;
+            }
+            assertThat(conflicts.body().get("singletons")).hasSize((int) withConflicts);
+        }
+        assertThat(get(a, "/v1/identities/jolt1nobody").body().get("error").get("code").asText()).isEqualTo("identity_not_found");
+    }
+
+    @Test
+    void oversizedBodiesAndMalformedLinesGetClearErrors() throws Exception {
+        Answer tooLarge = post(a, "/v1/records", new byte[(int) HttpApi.MAX_BODY_BYTES + 1]);
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.body().get("error").get("code").asText()).isEqualTo("body_too_large");
+        Answer malformed = post(a, "/v1/records", "not json\n{\"record_type\":\"jolt.other\",\"identity\":\"x\"}\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(malformed.status()).isEqualTo(422);
+        assertThat(malformed.body().get("results").get(0).get("reason").asText()).isEqualTo("unreadable_line");
+        assertThat(malformed.body().get("results").get(1).get("line").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void healthAndMetrics() throws Exception {
+        assertThat(get(a, "/health").body().get("ready").asBoolean()).isTrue();
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(b.baseUrl() + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        assertThat(metrics.body()).contains("kafka_stream", "jolt_entries_verified_total", "jolt_reevaluations_total",
+                "jolt_rejected_total{reason=\"invalid_entry\"}", "records_lag");
+    }
+}
