@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             WriteCommand.class,
             RunCommand.class,
             DemoCommand.class,
+            BenchCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class JoltCommand implements Runnable {

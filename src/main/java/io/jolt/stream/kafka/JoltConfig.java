@@ -58,6 +58,7 @@ public final class JoltConfig {
         p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
         // Exactly-once commits are transactions: fewer, larger ones carry more records per second.
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "500");
+        p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
         p.putIfAbsent("processing.exception.handler.global.enabled", "true");
         p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(64L << 20));
         p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(32L << 20));
@@ -78,6 +79,7 @@ public final class JoltConfig {
             case "JOLT_APPLICATION_SERVER" -> StreamsConfig.APPLICATION_SERVER_CONFIG;
             case "JOLT_TOPICS_PARTITIONS" -> TOPIC_PARTITIONS;
             case "JOLT_TOPICS_REPLICATION" -> TOPIC_REPLICATION;
+            case "JOLT_COMMIT_INTERVAL_MS" -> StreamsConfig.COMMIT_INTERVAL_MS_CONFIG;
             default -> "jolt.unmapped." + env;
         };
     }

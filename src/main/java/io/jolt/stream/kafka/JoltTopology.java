@@ -49,9 +49,11 @@ public final class JoltTopology {
         for (String store : Stores.ALL) {
             var builder = org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
                     org.apache.kafka.streams.state.Stores.persistentKeyValueStore(store), Serdes.Bytes(), Serdes.ByteArray());
-            // The summary is rewritten by every hot-path entry of an identity: a cache folds those
-            // writes into one changelog record per commit. Stores read by prefix scans stay uncached.
-            topology.addStateStore(Stores.IDENTITIES.equals(store) ? builder.withCachingEnabled() : builder.withCachingDisabled(), IDENTITY_PROCESSOR);
+            // The summary and a path's heads are rewritten by every hot-path entry that touches them:
+            // a cache folds those rewrites into one changelog record per commit. Stores the hot path
+            // reads by prefix scans stay uncached.
+            boolean rewritten = Stores.IDENTITIES.equals(store) || Stores.HEADS.equals(store);
+            topology.addStateStore(rewritten ? builder.withCachingEnabled() : builder.withCachingDisabled(), IDENTITY_PROCESSOR);
         }
         topology.addSink(STATE_SINK, Topics.STATE, Serdes.ByteArray().serializer(),
                 new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema()), IDENTITY_PROCESSOR);

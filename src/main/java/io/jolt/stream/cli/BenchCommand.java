@@ -1,0 +1,187 @@
+package io.jolt.stream.cli;
+
+import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.JoltService;
+import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.kafka.TopicGuard;
+import io.jolt.stream.kafka.TopicReader;
+import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.protocol.AuthorityAction;
+import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.workload.Workload;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.StreamsConfig;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"End-to-end throughput: generate signed entries, run them through a real broker and the topology",
+            "(exactly once), and print entries/s beside the raw BouncyCastle Ed25519 verify rate measured in the same run",
+            "with as many threads as the service has stream threads."})
+final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--entries", defaultValue = "200000", description = "Entries to generate (default ${DEFAULT-VALUE}).")
+    int entries;
+
+    @Option(names = "--devices", defaultValue = "3", description = "Devices per identity (default ${DEFAULT-VALUE}).")
+    int devices;
+
+    @Option(names = "--entries-per-device", defaultValue = "10", description = "Entries per device (default ${DEFAULT-VALUE}).")
+    int entriesPerDevice;
+
+    @Option(names = "--threads", description = "Stream threads, and verify threads for the crypto limit (default: the machine's cores).")
+    Integer threads;
+
+    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of every topic (default ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "An empty Kafka cluster to use instead of a fresh local broker.")
+    String bootstrap;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int streamThreads = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        int identities = Math.max(1, (int) Math.ceil(entries / (double) (devices * entriesPerDevice)));
+
+        ProgressBar generating = new ProgressBar(err, "generating");
+        AtomicLong done = new AtomicLong();
+        Workload.Generated workload = Workload.generate(new Workload.Shape(identities, devices, entriesPerDevice, 11),
+                n -> generating.update(done.addAndGet(n), identities, "identities signed"));
+        generating.finish();
+
+        err.println("bench: measuring the raw BouncyCastle verify rate with " + streamThreads + " thread(s) ...");
+        double rawRate = rawVerifyRate(workload, streamThreads, Duration.ofSeconds(5));
+
+        LocalBroker broker = null;
+        try {
+            if (bootstrap == null) {
+                broker = LocalBroker.start("bench");
+                bootstrap = broker.bootstrapServers();
+            }
+            String applicationId = "jolt-bench-" + System.currentTimeMillis();
+            Path stateDir = Files.createTempDirectory("jolt-bench-state");
+            Properties p = new Properties();
+            p.setProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            p.setProperty(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+            p.setProperty(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+            p.setProperty(StreamsConfig.NUM_STREAM_THREADS_CONFIG, String.valueOf(streamThreads));
+            p.setProperty(JoltConfig.TOPIC_PARTITIONS, String.valueOf(partitions));
+            p.setProperty("auto.offset.reset", "earliest");
+            JoltConfig config = JoltConfig.of(p, System.getenv());
+            try (Admin admin = Admin.create(config.adminProperties())) {
+                TopicGuard.ensure(admin, Topics.load(partitions, null));
+            }
+            InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+            long records = workload.authority().size() + workload.entries().size();
+            long t0 = System.nanoTime();
+            try (RecordIngest ingest = new RecordIngest(bootstrap, registry)) {
+                workload.authority().forEach(r -> ingest.send(ingest.authority(r)));
+                workload.entries().forEach(e -> ingest.send(ingest.entry(e)));
+                ingest.flush();
+            }
+            double produceSeconds = (System.nanoTime() - t0) / 1e9;
+            err.printf("bench: produced %,d records in %.1f s%n", records, produceSeconds);
+
+            Map<String, Double> counters = new java.util.TreeMap<>();
+            long t1 = System.nanoTime();
+            ProgressBar processing = new ProgressBar(err, "processing");
+            try (JoltService service = JoltService.start(config, registry); TopicReader reader = new TopicReader(bootstrap)) {
+                while (true) {
+                    TopicReader.Progress progress = reader.progress(applicationId);
+                    double seconds = (System.nanoTime() - t1) / 1e9;
+                    processing.update(progress.processed(), records, String.format("records, %,.0f/s", progress.processed() / seconds));
+                    if (progress.done() && progress.total() >= records) {
+                        break;
+                    }
+                    Thread.sleep(250);
+                }
+                processing.finish();
+                service.streams().metrics().forEach((name, metric) -> {
+                    if (name.group().equals(io.jolt.stream.kafka.ProcessorMetrics.GROUP)) {
+                        counters.merge(name.name() + (name.tags().containsKey("reason") ? "{" + name.tags().get("reason") + "}" : ""),
+                                ((Number) metric.metricValue()).doubleValue(), Double::sum);
+                    }
+                });
+            }
+            double seconds = (System.nanoTime() - t1) / 1e9;
+            double rate = workload.entries().size() / seconds;
+            out.printf("%njolt bench: %,d entries (%,d identities x %d devices), %d stream thread(s), %d partitions, exactly once%n",
+                    workload.entries().size(), identities, devices, streamThreads, partitions);
+            out.printf("  end to end          %,.0f entries/s  (%,d records in %.1f s, from service start to all committed)%n",
+                    rate, records, seconds);
+            out.printf("  raw Ed25519 verify  %,.0f verifies/s with %d thread(s)  (BouncyCastle, same run)%n", rawRate, streamThreads);
+            out.printf("  ratio               %.2f of the crypto limit%n", rate / rawRate);
+            StringBuilder work = new StringBuilder();
+            counters.forEach((k, v) -> {
+                if (v > 0) {
+                    work.append(String.format("%s=%,.0f ", k, v));
+                }
+            });
+            out.printf("  processor           %s%n", work.toString().strip());
+            out.flush();
+            return 0;
+        } finally {
+            if (broker != null) {
+                broker.close();
+            }
+        }
+    }
+
+    /** BouncyCastle's Ed25519 verify over the workload's own entries, keys given as bytes, on {@code threads} threads. */
+    static double rawVerifyRate(Workload.Generated workload, int threads, Duration duration) throws Exception {
+        Map<String, byte[]> keys = new HashMap<>();
+        for (AuthorityRecord r : workload.authority()) {
+            if (r.body().action() instanceof AuthorityAction.Authorize a) {
+                keys.put(r.body().identity() + "/" + a.deviceId(), a.devicePublicKey());
+            }
+        }
+        List<Entry> sample = workload.entries().stream().filter(e -> keys.containsKey(e.body().identity() + "/" + e.deviceId()))
+                .limit(20_000).toList();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            long deadline = System.nanoTime() + duration.toNanos();
+            List<Future<Long>> counts = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int offset = t;
+                counts.add(pool.submit(() -> {
+                    long n = 0;
+                    for (int i = offset; System.nanoTime() < deadline; i = (i + 1) % sample.size()) {
+                        Entry e = sample.get(i);
+                        byte[] body = e.bodyBytes();
+                        Ed25519.verify(e.signature(), 0, keys.get(e.body().identity() + "/" + e.deviceId()), 0, body, 0, body.length);
+                        n++;
+                    }
+                    return n;
+                }));
+            }
+            long total = 0;
+            for (Future<Long> c : counts) {
+                total += c.get();
+            }
+            return total / (duration.toNanos() / 1e9);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
