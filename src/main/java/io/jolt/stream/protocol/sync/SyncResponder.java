@@ -1,0 +1,163 @@
+package io.jolt.stream.protocol.sync;
+
+import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.DeviceLog;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.MergedState;
+import io.jolt.stream.protocol.Utf8;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The responder of PROTOCOL §8: given what a provider holds of an identity and a request, the
+ * response. Rules apply in order: unknown identity, level refusal, sync version 1, cursor
+ * validation, page. Pure: the cost of a page follows the page and the device count.
+ */
+public final class SyncResponder {
+    public static final int KNOWN_OPERATION_LEVEL = 3;
+    public static final int KNOWN_SYNC_LEVEL = 2;
+
+    /** Page bounds (defaults 256 entries, 1 MiB). */
+    public record Limits(int maxEntries, long maxBytes) {
+        public static final Limits DEFAULT = new Limits(256, 1L << 20);
+    }
+
+    /** Why a sync-2 request got the complete response instead of a page. */
+    public enum Fallback {
+        NONE,
+        DUPLICATE_CURSOR,
+        UNKNOWN_DEVICE,
+        SEQUENCE_NOT_ON_BRANCH,
+        HASH_MISMATCH,
+        FIRST_ENTRY_TOO_LARGE
+    }
+
+    public record Answer(SyncResponse response, Fallback fallback, boolean refused) {}
+
+    private SyncResponder() {}
+
+    /** @param state the provider's merged state of the identity, or null when it holds nothing */
+    public static SyncResponse respond(MergedState state, SyncRequest request, Limits limits) {
+        return answer(state, request, limits).response();
+    }
+
+    public static Answer answer(MergedState state, SyncRequest request, Limits limits) {
+        int maxOperation = clamp(request.maxOperationVersion(), KNOWN_OPERATION_LEVEL);
+        int maxSync = clamp(request.maxSyncVersion(), KNOWN_SYNC_LEVEL);
+        if (state == null || state.authority().isEmpty()) {
+            return new Answer(new SyncResponse(1, maxSync, List.of(), null, List.of(), List.of()), Fallback.NONE, false);
+        }
+        int required = state.requiredOperationLevel();
+        if (required > maxOperation) {
+            // Fail closed: never strip entries to fit an older peer.
+            return new Answer(new SyncResponse(required, maxSync, List.of(), null, List.of(), List.of()), Fallback.NONE, true);
+        }
+        Map<String, List<Entry>> branches = branches(state);
+        List<AuthorityRecord> chain = state.authority().chain();
+        if (maxSync == 1) {
+            return new Answer(complete(required, chain, branches), Fallback.NONE, false);
+        }
+        Fallback invalid = validate(request.cursors(), branches);
+        if (invalid != Fallback.NONE) {
+            return new Answer(complete(required, chain, branches), invalid, false);
+        }
+        Map<String, Cursor> cursors = new TreeMap<>(Utf8.ORDER);
+        request.cursors().forEach(c -> cursors.put(c.deviceId(), c));
+        return page(required, chain, branches, cursors, limits);
+    }
+
+    private static int clamp(int version, int known) {
+        return Math.max(1, Math.min(version, known));
+    }
+
+    /** Every device's eligible branch from sequence 0, by device_id; devices with nothing eligible omitted. */
+    private static Map<String, List<Entry>> branches(MergedState state) {
+        Map<String, List<Entry>> out = new TreeMap<>(Utf8.ORDER);
+        for (DeviceLog log : state.deviceLogs()) {
+            if (!log.eligible().isEmpty()) {
+                out.put(log.authority().deviceId(), log.eligible());
+            }
+        }
+        return out;
+    }
+
+    private static SyncResponse complete(int required, List<AuthorityRecord> chain, Map<String, List<Entry>> branches) {
+        return new SyncResponse(required, 1, List.of(), null, chain, new ArrayList<>(branches.values()));
+    }
+
+    private static Fallback validate(List<Cursor> cursors, Map<String, List<Entry>> branches) {
+        Set<String> seen = new HashSet<>();
+        for (Cursor c : cursors) {
+            if (!seen.add(c.deviceId())) {
+                return Fallback.DUPLICATE_CURSOR;
+            }
+            List<Entry> branch = branches.get(c.deviceId());
+            if (branch == null) {
+                return Fallback.UNKNOWN_DEVICE;
+            }
+            // The eligible branch runs from sequence 0 without gaps: the index is the sequence.
+            if (Long.compareUnsigned(c.deviceSequence(), branch.size()) >= 0) {
+                return Fallback.SEQUENCE_NOT_ON_BRANCH;
+            }
+            if (!branch.get((int) c.deviceSequence()).hash().equals(c.entryHash())) {
+                return Fallback.HASH_MISMATCH;
+            }
+        }
+        return Fallback.NONE;
+    }
+
+    private static Answer page(int required, List<AuthorityRecord> chain, Map<String, List<Entry>> branches,
+            Map<String, Cursor> cursors, Limits limits) {
+        List<Cursor> heads = new ArrayList<>();
+        List<Entry> pending = new ArrayList<>();
+        for (Map.Entry<String, List<Entry>> device : branches.entrySet()) {
+            List<Entry> branch = device.getValue();
+            heads.add(Cursor.of(branch.get(branch.size() - 1)));
+            Cursor cursor = cursors.get(device.getKey());
+            int from = cursor == null ? 0 : (int) cursor.deviceSequence() + 1;
+            pending.addAll(branch.subList(from, branch.size()));
+        }
+        long fixed = 35 + 1 + 2 + 2 + 8 + heads.stream().mapToLong(Cursor::encodedSize).sum() + 8
+                + chain.stream().mapToLong(a -> 8L + a.bodyBytes().length + 64).sum() + 8;
+        int best = 0;
+        long logBytes = 0;
+        String lastDevice = null;
+        int maxK = Math.min(limits.maxEntries(), pending.size());
+        for (int k = 1; k <= maxK; k++) {
+            Entry e = pending.get(k - 1);
+            if (!e.deviceId().equals(lastDevice)) {
+                logBytes += 8;
+                lastDevice = e.deviceId();
+            }
+            logBytes += 8L + e.bodyLength() + 64;
+            long continuationBytes = k == pending.size() ? 1 : 1 + 8 + continuation(pending.subList(0, k), cursors).stream()
+                    .mapToLong(Cursor::encodedSize).sum();
+            if (fixed + continuationBytes + logBytes <= limits.maxBytes()) {
+                best = k;
+            }
+        }
+        if (best == 0 && !pending.isEmpty()) {
+            return new Answer(complete(required, chain, branches), Fallback.FIRST_ENTRY_TOO_LARGE, false);
+        }
+        List<Entry> page = pending.subList(0, best);
+        Map<String, List<Entry>> logs = new LinkedHashMap<>();
+        page.forEach(e -> logs.computeIfAbsent(e.deviceId(), d -> new ArrayList<>()).add(e));
+        List<Cursor> continuation = best == pending.size() ? null : continuation(page, cursors);
+        return new Answer(new SyncResponse(required, 2, heads, continuation, chain, new ArrayList<>(logs.values())), Fallback.NONE, false);
+    }
+
+    /** For every device that progressed its last transferred cursor; for every other cursor of the request, that cursor. */
+    private static List<Cursor> continuation(List<Entry> page, Map<String, Cursor> requestCursors) {
+        Map<String, Cursor> out = new TreeMap<>(Utf8.ORDER);
+        out.putAll(requestCursors);
+        for (Entry e : page) {
+            out.put(e.deviceId(), Cursor.of(e));
+        }
+        return new ArrayList<>(out.values());
+    }
+}
