@@ -80,7 +80,7 @@ final class BenchCommand implements Callable<Integer> {
                 bootstrap = broker.bootstrapServers();
             }
             String applicationId = "jolt-bench-" + System.currentTimeMillis();
-            Path stateDir = Files.createTempDirectory("jolt-bench-state");
+            Path stateDir = Files.createDirectories(LocalBroker.home().resolve("target/bench-state").resolve(applicationId));
             Properties p = new Properties();
             p.setProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             p.setProperty(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);

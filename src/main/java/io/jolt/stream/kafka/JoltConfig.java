@@ -60,8 +60,8 @@ public final class JoltConfig {
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "500");
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
         p.putIfAbsent("processing.exception.handler.global.enabled", "true");
-        p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(64L << 20));
-        p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(32L << 20));
+        p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(512L << 20));
+        p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(256L << 20));
         return new JoltConfig(p);
     }
 
