@@ -11,6 +11,7 @@ public final class ApiError extends RuntimeException {
         PREFIX_NOT_CANONICAL(400),
         BAD_PARAMETER(400),
         BAD_PAGE_TOKEN(400),
+        BAD_SYNC_REQUEST(400),
         PATH_NOT_FOUND(404),
         PATH_TOMBSTONED(410),
         IDENTITY_NOT_FOUND(404),

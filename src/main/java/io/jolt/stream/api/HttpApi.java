@@ -14,6 +14,9 @@ import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Resolution;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.json.MergedStateJson;
+import io.jolt.stream.protocol.sync.SyncRequest;
+import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.protocol.sync.SyncResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -48,6 +51,7 @@ public final class HttpApi implements AutoCloseable {
     private final HostInfo self;
     private final PrometheusMeterRegistry metrics;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final SyncResponder.Limits syncLimits = SyncResponder.Limits.DEFAULT;
 
     private HttpApi(KafkaStreams streams, RecordIngest ingest, HostInfo self) {
         this.streams = streams;
@@ -94,6 +98,7 @@ public final class HttpApi implements AutoCloseable {
         app.get("/v1/identities/{id}/conflicts", ctx -> routed(ctx, this::conflicts));
         app.get("/v1/identities/{id}", ctx -> routed(ctx, this::identity));
         app.post("/v1/records", this::records);
+        app.post("/jolt/device-writer/sync", this::sync);
     }
 
     private void health(Context ctx) {
@@ -247,6 +252,62 @@ public final class HttpApi implements AutoCloseable {
         // 200: every line accepted; 207: some were; 422: none was.
         int status = accepted == results.size() ? 200 : accepted > 0 ? 207 : 422;
         ctx.status(status).contentType("application/json").result(out.toString());
+    }
+
+    static final String SYNC_CONTENT_TYPE = "application/vnd.jolt.device-writer-sync";
+
+    /**
+     * Delta sync (PROTOCOL §8): a binary request in, a binary response out. Records pushed inside
+     * the request are produced to the input topics like any other input and do not change this
+     * response. Requests for identities another instance owns are forwarded there.
+     */
+    private void sync(Context ctx) throws Exception {
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+            throw new ApiError(ApiError.Code.NOT_READY, "the service is " + streams.state() + ", not RUNNING");
+        }
+        SyncRequest request;
+        try {
+            request = SyncRequest.decode(ctx.bodyAsBytes());
+        } catch (io.jolt.stream.protocol.DecodeException e) {
+            throw new ApiError(ApiError.Code.BAD_SYNC_REQUEST, "not a device-writer sync request: " + e.getMessage());
+        }
+        KeyQueryMetadata owner = queries.owner(request.identity());
+        HostInfo active = owner == null ? null : owner.activeHost();
+        if (self != null && active != null && !active.equals(HostInfo.unavailable()) && !active.equals(self) && ctx.header(FORWARDED) == null) {
+            URI uri = URI.create("http://" + active.host() + ":" + active.port() + ctx.path());
+            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                    .header(FORWARDED, self.host() + ":" + self.port()).header("Content-Type", SYNC_CONTENT_TYPE)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(ctx.bodyAsBytes())).build(), HttpResponse.BodyHandlers.ofByteArray());
+            ctx.status(response.statusCode()).contentType(response.headers().firstValue("Content-Type").orElse(SYNC_CONTENT_TYPE))
+                    .result(response.body());
+            return;
+        }
+        if (ctx.header(FORWARDED) == null) {
+            ingestPushed(request);
+        }
+        SyncResponse response = SyncResponder.respond(queries.state(request.identity()).orElse(null), request, syncLimits);
+        ctx.contentType(SYNC_CONTENT_TYPE).result(response.encode());
+    }
+
+    private void ingestPushed(SyncRequest request) {
+        List<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        for (SyncRequest.SignedBytes a : request.pushedAuthority()) {
+            try {
+                records.add(ingest.authority(io.jolt.stream.protocol.AuthorityRecord.decode(a.body(), a.signature())));
+            } catch (io.jolt.stream.protocol.DecodeException | IllegalArgumentException e) {
+                Counter.builder("jolt.api.sync.pushed.unreadable").register(metrics).increment();
+            }
+        }
+        for (List<SyncRequest.SignedBytes> log : request.pushedLogs()) {
+            for (SyncRequest.SignedBytes e : log) {
+                try {
+                    records.add(ingest.entry(io.jolt.stream.protocol.Entry.decode(e.body(), e.signature())));
+                } catch (io.jolt.stream.protocol.DecodeException | IllegalArgumentException ex) {
+                    Counter.builder("jolt.api.sync.pushed.unreadable").register(metrics).increment();
+                }
+            }
+        }
+        records.forEach(ingest::send);
     }
 
     private void requireKnown(String identity) {

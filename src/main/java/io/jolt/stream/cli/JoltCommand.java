@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             DemoCommand.class,
             BenchCommand.class,
+            SyncCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class JoltCommand implements Runnable {
