@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             BenchCommand.class,
             SyncCommand.class,
+            ReplayCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class JoltCommand implements Runnable {

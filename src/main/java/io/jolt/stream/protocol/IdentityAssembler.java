@@ -82,6 +82,25 @@ public final class IdentityAssembler {
         return distinct.values();
     }
 
+    /**
+     * The merge of entries already known to be eligible (an archive replay: the bolt holds what
+     * was eligible when it was written). No authority is re-verified; devices are listed with the
+     * greatest archived sequence as head and reported {@code active}.
+     */
+    public static MergedState fromEligible(String identity, Collection<Entry> eligible) {
+        Map<Hash, Entry> distinct = new LinkedHashMap<>();
+        eligible.forEach(e -> distinct.putIfAbsent(e.hash(), e));
+        List<Entry> entries = new ArrayList<>(distinct.values());
+        TreeMap<String, Entry> heads = new TreeMap<>(Utf8.ORDER);
+        for (Entry e : entries) {
+            heads.merge(e.deviceId(), e, (a, b) -> Long.compareUnsigned(a.sequence(), b.sequence()) >= 0 ? a : b);
+        }
+        List<DeviceView> devices = new ArrayList<>();
+        heads.forEach((device, head) -> devices.add(new DeviceView(device, DeviceView.Status.ACTIVE, Head.of(head))));
+        return new MergedState(identity, requiredLevel(entries), devices, singletons(entries), appends(entries), List.of(), List.of(),
+                Authority.none(), List.of());
+    }
+
     /** At least 1; the greatest level of the eligible entries (PROTOCOL §7). */
     public static int requiredLevel(Collection<Entry> eligible) {
         int level = 1;

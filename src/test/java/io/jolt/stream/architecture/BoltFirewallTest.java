@@ -1,0 +1,36 @@
+package io.jolt.stream.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The bolt never feeds back: a replay may be read, never authored from. These rules fail the
+ * build when live-path code depends on the replay reader, or the reader gains a way to write.
+ */
+@AnalyzeClasses(packages = "io.jolt.stream", importOptions = ImportOption.DoNotIncludeTests.class)
+class BoltFirewallTest {
+    @ArchTest
+    static final ArchRule liveCodeNeverDependsOnReplay = noClasses()
+            .that().resideInAnyPackage("io.jolt.stream.kafka..", "io.jolt.stream.protocol..", "io.jolt.stream.api..", "io.jolt.stream.workload..")
+            .or().haveFullyQualifiedName("io.jolt.stream.cli.WriteCommand")
+            .or().haveFullyQualifiedName("io.jolt.stream.cli.AuthorizeCommand")
+            .or().haveFullyQualifiedName("io.jolt.stream.cli.RevokeCommand")
+            .or().haveFullyQualifiedName("io.jolt.stream.cli.IdentityDirectory")
+            .should().dependOnClassesThat().resideInAPackage("io.jolt.stream.archive..")
+            .because("a device re-seeded from a replay missing its tail would re-sign used sequences (the bolt note)");
+
+    @ArchTest
+    static final ArchRule replayHasNoWayToWrite = noClasses()
+            .that().resideInAPackage("io.jolt.stream.archive..")
+            .should().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.KafkaProducer")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.Producer")
+            .orShould().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.RecordIngest")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.JoltTopology")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.DeviceWriter")
+            .because("the replay reader reads with a consumer only");
+}
