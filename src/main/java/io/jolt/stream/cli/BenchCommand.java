@@ -18,14 +18,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.streams.StreamsConfig;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -64,11 +61,7 @@ final class BenchCommand implements Callable<Integer> {
         int streamThreads = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         int identities = Math.max(1, (int) Math.ceil(entries / (double) (devices * entriesPerDevice)));
 
-        ProgressBar generating = new ProgressBar(err, "generating");
-        AtomicLong done = new AtomicLong();
-        Workload.Generated workload = Workload.generate(new Workload.Shape(identities, devices, entriesPerDevice, 11),
-                n -> generating.update(done.addAndGet(n), identities, "identities signed"));
-        generating.finish();
+        Workload.Generated workload = LocalRuns.generate(new Workload.Shape(identities, devices, entriesPerDevice, 11), err);
 
         err.println("bench: measuring the raw BouncyCastle verify rate with " + streamThreads + " thread(s) ...");
         double rawRate = rawVerifyRate(workload, streamThreads, Duration.ofSeconds(5));
@@ -81,42 +74,23 @@ final class BenchCommand implements Callable<Integer> {
             }
             String applicationId = "jolt-bench-" + System.currentTimeMillis();
             Path stateDir = Files.createDirectories(LocalBroker.home().resolve("target/bench-state").resolve(applicationId));
-            Properties p = new Properties();
-            p.setProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            p.setProperty(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-            p.setProperty(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-            p.setProperty(StreamsConfig.NUM_STREAM_THREADS_CONFIG, String.valueOf(streamThreads));
-            p.setProperty(JoltConfig.TOPIC_PARTITIONS, String.valueOf(partitions));
-            p.setProperty("auto.offset.reset", "earliest");
-            JoltConfig config = JoltConfig.of(p, System.getenv());
+            JoltConfig config = LocalRuns.config(bootstrap, applicationId, stateDir, partitions, streamThreads);
             try (Admin admin = Admin.create(config.adminProperties())) {
                 TopicGuard.ensure(admin, Topics.load(partitions, null));
             }
             InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
-            long records = workload.authority().size() + workload.entries().size();
+            long records;
             long t0 = System.nanoTime();
             try (RecordIngest ingest = new RecordIngest(bootstrap, registry)) {
-                workload.authority().forEach(r -> ingest.send(ingest.authority(r)));
-                workload.entries().forEach(e -> ingest.send(ingest.entry(e)));
-                ingest.flush();
+                records = LocalRuns.ingest(ingest, workload);
             }
             double produceSeconds = (System.nanoTime() - t0) / 1e9;
             err.printf("bench: produced %,d records in %.1f s%n", records, produceSeconds);
 
             Map<String, Double> counters = new java.util.TreeMap<>();
             long t1 = System.nanoTime();
-            ProgressBar processing = new ProgressBar(err, "processing");
             try (JoltService service = JoltService.start(config, registry); TopicReader reader = new TopicReader(bootstrap)) {
-                while (true) {
-                    TopicReader.Progress progress = reader.progress(applicationId);
-                    double seconds = (System.nanoTime() - t1) / 1e9;
-                    processing.update(progress.processed(), records, String.format("records, %,.0f/s", progress.processed() / seconds));
-                    if (progress.done() && progress.total() >= records) {
-                        break;
-                    }
-                    Thread.sleep(250);
-                }
-                processing.finish();
+                LocalRuns.awaitProcessed(reader, applicationId, 0, records, "processing", err);
                 service.streams().metrics().forEach((name, metric) -> {
                     if (name.group().equals(io.jolt.stream.kafka.ProcessorMetrics.GROUP)) {
                         counters.merge(name.name() + (name.tags().containsKey("reason") ? "{" + name.tags().get("reason") + "}" : ""),

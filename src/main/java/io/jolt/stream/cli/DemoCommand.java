@@ -11,13 +11,10 @@ import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.kafka.IdentityQueries;
 import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.RecordIngest;
 import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
-import io.jolt.stream.protocol.AuthorityRecord;
-import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -32,15 +29,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -98,24 +92,15 @@ final class DemoCommand implements Callable<Integer> {
             err.println("demo: broker at " + bootstrap);
 
             long t0 = System.nanoTime();
-            ProgressBar generating = new ProgressBar(err, "generating");
-            AtomicLong generatedIdentities = new AtomicLong();
-            Workload.Generated workload = Workload.generate(new Workload.Shape(identities, devices, entriesPerDevice, 7),
-                    n -> generating.update(generatedIdentities.addAndGet(n), identities, "identities signed"));
-            generating.finish();
+            Workload.Generated workload = LocalRuns.generate(new Workload.Shape(identities, devices, entriesPerDevice, 7), err);
             double generateSeconds = (System.nanoTime() - t0) / 1e9;
 
             String applicationId = "jolt-demo-" + System.currentTimeMillis();
             Path stateDir = Files.createDirectories(LocalBroker.home().resolve("target/demo-state").resolve(applicationId));
-            Properties p = new Properties();
-            p.setProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            p.setProperty(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-            p.setProperty(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-            p.setProperty(JoltConfig.TOPIC_PARTITIONS, String.valueOf(partitions));
-            p.setProperty(JoltNode.HTTP_PORT, String.valueOf(httpPort));
-            p.setProperty("auto.offset.reset", "earliest");
+            JoltConfig config = LocalRuns.config(bootstrap, applicationId, stateDir, partitions, null)
+                    .with(JoltNode.HTTP_PORT, String.valueOf(httpPort));
             InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
-            node = JoltNode.start(JoltConfig.of(p, Map.of()), registry).awaitRunning(Duration.ofSeconds(120));
+            node = JoltNode.start(config, registry).awaitRunning(Duration.ofSeconds(120));
             JoltNode started = node;
             LocalBroker startedBroker = broker;
             Thread hook = new Thread(() -> {
@@ -135,28 +120,8 @@ final class DemoCommand implements Callable<Integer> {
             closeables.add(reader);
             TopicReader.Progress before = reader.progress(applicationId);
             long t1 = System.nanoTime();
-            RecordIngest ingest = node.ingest();
-            for (AuthorityRecord r : workload.authority()) {
-                ingest.send(ingest.authority(r));
-            }
-            for (Entry e : workload.entries()) {
-                ingest.send(ingest.entry(e));
-            }
-            ingest.flush();
-            long records = workload.authority().size() + workload.entries().size();
-            ProgressBar ingesting = new ProgressBar(err, "ingesting");
-            TopicReader.Progress progress;
-            while (true) {
-                progress = reader.progress(applicationId);
-                long done = progress.processed() - before.processed();
-                double seconds = (System.nanoTime() - t1) / 1e9;
-                ingesting.update(done, records, String.format("records, %,.0f/s", done / Math.max(seconds, 1e-3)));
-                if (done >= records) {
-                    break;
-                }
-                Thread.sleep(250);
-            }
-            ingesting.finish();
+            long records = LocalRuns.ingest(node.ingest(), workload);
+            LocalRuns.awaitProcessed(reader, applicationId, before.processed(), records, "ingesting", err);
             double ingestSeconds = (System.nanoTime() - t1) / 1e9;
 
             ObjectNode summary = summarize(reader, registry, workload, ingestSeconds, generateSeconds, records);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.testing.KafkaBroker;

@@ -2,14 +2,13 @@ package io.jolt.stream.testing;
 
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.JoltService;
-import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -17,17 +16,12 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -102,56 +96,22 @@ public final class StreamHarness {
     /** Waits until the application has committed every input record (so its outputs are committed too). */
     public void awaitProcessed(String applicationId, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (Admin admin = broker.admin()) {
-            while (true) {
-                Map<TopicPartition, Long> ends = endOffsets(admin, List.of(Topics.AUTHORITY, Topics.ENTRIES));
-                Map<TopicPartition, OffsetAndMetadata> committed =
-                        admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-                boolean done = ends.entrySet().stream().allMatch(e -> e.getValue() == 0
-                        || (committed.get(e.getKey()) != null && committed.get(e.getKey()).offset() >= e.getValue()));
-                if (done) {
-                    return;
-                }
+        try (TopicReader reader = new TopicReader(broker.bootstrapServers())) {
+            TopicReader.Progress progress;
+            while (!(progress = reader.progress(applicationId)).done()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("not processed within " + timeout + ": ends " + ends + ", committed " + committed);
+                    throw new IllegalStateException("not processed within " + timeout + ": " + progress);
                 }
                 Thread.sleep(100);
             }
         }
     }
 
-    private static Map<TopicPartition, Long> endOffsets(Admin admin, List<String> topics) throws Exception {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        for (var description : admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
-            description.partitions().forEach(p -> request.put(new TopicPartition(description.name(), p.partition()), OffsetSpec.latest()));
-        }
-        Map<TopicPartition, Long> out = new HashMap<>();
-        for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e : admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).entrySet()) {
-            out.put(e.getKey(), e.getValue().offset());
-        }
-        return out;
-    }
-
     /** Every committed record of a topic (read_committed), in partition order. */
     public <K, V> List<ConsumerRecord<K, V>> readAll(String topic, Deserializer<K> keys, Deserializer<V> values) {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<ConsumerRecord<K, V>> out = new ArrayList<>();
-        try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(p, keys, values)) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot read " + topic + " to its end");
-                }
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
+        try (TopicReader reader = new TopicReader(broker.bootstrapServers())) {
+            reader.readAll(topic, keys, values, (k, v) -> out.add(new ConsumerRecord<>(topic, 0, out.size(), k, v)));
         }
         return out;
     }
