@@ -39,16 +39,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The topology on TopologyTestDriver: every vector kind, in file order and reversed. */
-class JoltTopologyTest {
+public class JoltTopologyTest {
     static Stream<String> kinds() {
         return Vectors.kinds().stream();
     }
 
     /** What the driver produced, read back. */
-    record Outputs(Map<String, StateChange> state, List<RejectedRecord> rejected, List<ArchiveRecord> archive) {}
+    public record Outputs(Map<String, StateChange> state, List<RejectedRecord> rejected, List<ArchiveRecord> archive) {}
 
     static Outputs run(List<VectorRecords> records) {
-        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        return run(records, InMemorySchemaRegistry.seeded());
+    }
+
+    public static Outputs run(List<VectorRecords> records, io.jolt.stream.kafka.serde.SchemaRegistry registry) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "jolt-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -73,7 +76,7 @@ class JoltTopologyTest {
     }
 
     /** The final state table as identity|path → "state content_id head_device#seq:hash conflicts". */
-    static Map<String, String> liveTable(Map<String, StateChange> state) {
+    public static Map<String, String> liveTable(Map<String, StateChange> state) {
         Map<String, String> out = new TreeMap<>();
         state.forEach((key, change) -> {
             if (change.getState() != PathState.NOT_FOUND) {
@@ -85,7 +88,7 @@ class JoltTopologyTest {
         return out;
     }
 
-    static Map<String, String> expectedTable(String kind) throws Exception {
+    public static Map<String, String> expectedTable(String kind) throws Exception {
         Map<String, String> out = new TreeMap<>();
         for (var identity : VectorConformanceJson.read(Vectors.expected(kind))) {
             for (var s : identity.get("singletons")) {
