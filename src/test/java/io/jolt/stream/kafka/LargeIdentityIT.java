@@ -56,8 +56,12 @@ class LargeIdentityIT {
         long processed;
         Map<String, Double> counters = new TreeMap<>();
         try (var service = harness.start(config, registry)) {
+            // The Authorize first: entries arriving before it would wait as unknown_device and be
+            // admitted by one re-evaluation of the whole identity instead of the hot path.
+            harness.produceRaw(input.subList(0, 1));
+            harness.awaitProcessed("jolt-it-large", Duration.ofSeconds(60));
             started = System.nanoTime();
-            harness.produceRaw(input);
+            harness.produceRaw(input.subList(1, input.size()));
             harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(5));
             processed = System.nanoTime();
             for (Map.Entry<MetricName, ? extends Metric> m : service.streams().metrics().entrySet()) {
