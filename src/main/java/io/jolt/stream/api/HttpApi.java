@@ -285,7 +285,7 @@ public final class HttpApi implements AutoCloseable {
         if (ctx.header(FORWARDED) == null) {
             ingestPushed(request);
         }
-        SyncResponse response = SyncResponder.respond(queries.state(request.identity()).orElse(null), request, syncLimits);
+        SyncResponse response = SyncResponder.answer(queries.syncHistory(request.identity()).orElse(null), request, syncLimits).response();
         ctx.contentType(SYNC_CONTENT_TYPE).result(response.encode());
     }
 

@@ -100,6 +100,11 @@ public final class IdentityQueries {
         return new EnumeratePage(out, more && lastKey != null ? Hex.encode(lastKey.get()) : null);
     }
 
+    /** The verified history the sync responder pages through (empty without a valid authority chain). */
+    public Optional<io.jolt.stream.protocol.sync.SyncHistory> syncHistory(String identity) {
+        return StoreSyncHistory.of(identity, store(Stores.IDENTITIES), store(Stores.AUTHORITY), store(Stores.ENTRIES), store(Stores.ELIGIBLE));
+    }
+
     /** The §9 merged state of an identity from its stored records, or empty when nothing is held. */
     public Optional<MergedState> state(String identity) {
         List<AuthorityRecord> authority = new ArrayList<>();

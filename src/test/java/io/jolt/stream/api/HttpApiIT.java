@@ -220,6 +220,37 @@ class HttpApiIT {
     }
 
     @Test
+    void deltaSyncPagesFromTheStoresAreByteIdenticalToTheProtocolCoresFromEitherInstance() throws Exception {
+        io.jolt.stream.protocol.json.Bundle bundle = new io.jolt.stream.protocol.json.Bundle();
+        Vectors.lines("mixed").forEach(bundle::add);
+        for (io.jolt.stream.protocol.MergedState state : bundle.merge()) {
+            for (List<io.jolt.stream.protocol.sync.Cursor> cursors : List.of(List.<io.jolt.stream.protocol.sync.Cursor>of(), heads(state))) {
+                io.jolt.stream.protocol.sync.SyncRequest request = new io.jolt.stream.protocol.sync.SyncRequest(state.identity(), 3, 2,
+                        cursors, List.of(), List.of());
+                byte[] expected = io.jolt.stream.protocol.sync.SyncResponder.respond(state, request,
+                        io.jolt.stream.protocol.sync.SyncResponder.Limits.DEFAULT).encode();
+                for (JoltNode node : List.of(a, b)) {
+                    HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(node.baseUrl() + "/jolt/device-writer/sync"))
+                            .header("Content-Type", "application/vnd.jolt.device-writer-sync")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(request.encode())).build(), HttpResponse.BodyHandlers.ofByteArray());
+                    assertThat(r.statusCode()).isEqualTo(200);
+                    assertThat(r.body()).as(state.identity() + " " + cursors.size() + " cursors").isEqualTo(expected);
+                }
+            }
+        }
+        HttpResponse<String> garbage = http.send(HttpRequest.newBuilder(URI.create(a.baseUrl() + "/jolt/device-writer/sync"))
+                .POST(HttpRequest.BodyPublishers.ofString("not a request")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(garbage.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(garbage.body()).get("error").get("code").asText()).isEqualTo("bad_sync_request");
+    }
+
+    static List<io.jolt.stream.protocol.sync.Cursor> heads(io.jolt.stream.protocol.MergedState state) {
+        List<io.jolt.stream.protocol.sync.Cursor> out = new ArrayList<>();
+        state.deviceLogs().forEach(log -> log.head().ifPresent(h -> out.add(io.jolt.stream.protocol.sync.Cursor.of(h))));
+        return out;
+    }
+
+    @Test
     void healthAndMetrics() throws Exception {
         assertThat(get(a, "/health").body().get("ready").asBoolean()).isTrue();
         HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(b.baseUrl() + "/metrics")).GET().build(),

@@ -1,11 +1,11 @@
 package io.jolt.stream.protocol.sync;
 
 import io.jolt.stream.protocol.AuthorityRecord;
-import io.jolt.stream.protocol.DeviceLog;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Utf8;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,107 +47,112 @@ public final class SyncResponder {
     }
 
     public static Answer answer(MergedState state, SyncRequest request, Limits limits) {
+        return answer(state == null || state.authority().isEmpty() ? null : SyncHistory.of(state), request, limits);
+    }
+
+    /** @param history the provider's verified history, or null for an identity without a valid authority chain */
+    public static Answer answer(SyncHistory history, SyncRequest request, Limits limits) {
         int maxOperation = clamp(request.maxOperationVersion(), KNOWN_OPERATION_LEVEL);
         int maxSync = clamp(request.maxSyncVersion(), KNOWN_SYNC_LEVEL);
-        if (state == null || state.authority().isEmpty()) {
+        if (history == null) {
             return new Answer(new SyncResponse(1, maxSync, List.of(), null, List.of(), List.of()), Fallback.NONE, false);
         }
-        int required = state.requiredOperationLevel();
+        int required = history.requiredLevel();
         if (required > maxOperation) {
             // Fail closed: never strip entries to fit an older peer.
             return new Answer(new SyncResponse(required, maxSync, List.of(), null, List.of(), List.of()), Fallback.NONE, true);
         }
-        Map<String, List<Entry>> branches = branches(state);
-        List<AuthorityRecord> chain = state.authority().chain();
+        List<SyncHistory.Branch> branches = history.branches();
         if (maxSync == 1) {
-            return new Answer(complete(required, chain, branches), Fallback.NONE, false);
+            return new Answer(complete(required, history, branches), Fallback.NONE, false);
         }
-        Fallback invalid = validate(request.cursors(), branches);
+        Fallback invalid = validate(request.cursors(), history, branches);
         if (invalid != Fallback.NONE) {
-            return new Answer(complete(required, chain, branches), invalid, false);
+            return new Answer(complete(required, history, branches), invalid, false);
         }
         Map<String, Cursor> cursors = new TreeMap<>(Utf8.ORDER);
         request.cursors().forEach(c -> cursors.put(c.deviceId(), c));
-        return page(required, chain, branches, cursors, limits);
+        return page(required, history, branches, cursors, limits);
     }
 
     private static int clamp(int version, int known) {
         return Math.max(1, Math.min(version, known));
     }
 
-    /** Every device's eligible branch from sequence 0, by device_id; devices with nothing eligible omitted. */
-    private static Map<String, List<Entry>> branches(MergedState state) {
-        Map<String, List<Entry>> out = new TreeMap<>(Utf8.ORDER);
-        for (DeviceLog log : state.deviceLogs()) {
-            if (!log.eligible().isEmpty()) {
-                out.put(log.authority().deviceId(), log.eligible());
-            }
+    /** The authority chain and every device's eligible branch from sequence 0 (no size bound). */
+    private static SyncResponse complete(int required, SyncHistory history, List<SyncHistory.Branch> branches) {
+        List<List<Entry>> logs = new ArrayList<>();
+        for (SyncHistory.Branch b : branches) {
+            logs.add(history.entries(b.deviceId(), 0, (int) Math.min(Integer.MAX_VALUE, b.length())));
         }
-        return out;
+        return new SyncResponse(required, 1, List.of(), null, history.chain(), logs);
     }
 
-    private static SyncResponse complete(int required, List<AuthorityRecord> chain, Map<String, List<Entry>> branches) {
-        return new SyncResponse(required, 1, List.of(), null, chain, new ArrayList<>(branches.values()));
-    }
-
-    private static Fallback validate(List<Cursor> cursors, Map<String, List<Entry>> branches) {
+    private static Fallback validate(List<Cursor> cursors, SyncHistory history, List<SyncHistory.Branch> branches) {
         Set<String> seen = new HashSet<>();
+        Map<String, SyncHistory.Branch> byDevice = new HashMap<>();
+        branches.forEach(b -> byDevice.put(b.deviceId(), b));
         for (Cursor c : cursors) {
             if (!seen.add(c.deviceId())) {
                 return Fallback.DUPLICATE_CURSOR;
             }
-            List<Entry> branch = branches.get(c.deviceId());
+            SyncHistory.Branch branch = byDevice.get(c.deviceId());
             if (branch == null) {
                 return Fallback.UNKNOWN_DEVICE;
             }
-            // The eligible branch runs from sequence 0 without gaps: the index is the sequence.
-            if (Long.compareUnsigned(c.deviceSequence(), branch.size()) >= 0) {
+            // The eligible branch runs from sequence 0 without gaps.
+            if (Long.compareUnsigned(c.deviceSequence(), branch.length()) >= 0) {
                 return Fallback.SEQUENCE_NOT_ON_BRANCH;
             }
-            if (!branch.get((int) c.deviceSequence()).hash().equals(c.entryHash())) {
+            if (!history.entryAt(c.deviceId(), c.deviceSequence()).hash().equals(c.entryHash())) {
                 return Fallback.HASH_MISMATCH;
             }
         }
         return Fallback.NONE;
     }
 
-    private static Answer page(int required, List<AuthorityRecord> chain, Map<String, List<Entry>> branches,
-            Map<String, Cursor> cursors, Limits limits) {
+    private static Answer page(int required, SyncHistory history, List<SyncHistory.Branch> branches, Map<String, Cursor> cursors,
+            Limits limits) {
         List<Cursor> heads = new ArrayList<>();
         List<Entry> pending = new ArrayList<>();
-        for (Map.Entry<String, List<Entry>> device : branches.entrySet()) {
-            List<Entry> branch = device.getValue();
-            heads.add(Cursor.of(branch.get(branch.size() - 1)));
-            Cursor cursor = cursors.get(device.getKey());
-            int from = cursor == null ? 0 : (int) cursor.deviceSequence() + 1;
-            pending.addAll(branch.subList(from, branch.size()));
+        long remaining = 0;
+        for (SyncHistory.Branch branch : branches) {
+            heads.add(Cursor.of(branch.head()));
+            Cursor cursor = cursors.get(branch.deviceId());
+            long from = cursor == null ? 0 : cursor.deviceSequence() + 1;
+            remaining += branch.length() - from;
+            // Only what can fit in a page is read.
+            int room = limits.maxEntries() - pending.size();
+            if (room > 0 && from < branch.length()) {
+                pending.addAll(history.entries(branch.deviceId(), from, room));
+            }
         }
+        List<AuthorityRecord> chain = history.chain();
         long fixed = 35 + 1 + 2 + 2 + 8 + heads.stream().mapToLong(Cursor::encodedSize).sum() + 8
                 + chain.stream().mapToLong(a -> 8L + a.bodyBytes().length + 64).sum() + 8;
         int best = 0;
         long logBytes = 0;
         String lastDevice = null;
-        int maxK = Math.min(limits.maxEntries(), pending.size());
-        for (int k = 1; k <= maxK; k++) {
+        for (int k = 1; k <= pending.size(); k++) {
             Entry e = pending.get(k - 1);
             if (!e.deviceId().equals(lastDevice)) {
                 logBytes += 8;
                 lastDevice = e.deviceId();
             }
             logBytes += 8L + e.bodyLength() + 64;
-            long continuationBytes = k == pending.size() ? 1 : 1 + 8 + continuation(pending.subList(0, k), cursors).stream()
+            long continuationBytes = k == remaining ? 1 : 1 + 8 + continuation(pending.subList(0, k), cursors).stream()
                     .mapToLong(Cursor::encodedSize).sum();
             if (fixed + continuationBytes + logBytes <= limits.maxBytes()) {
                 best = k;
             }
         }
-        if (best == 0 && !pending.isEmpty()) {
-            return new Answer(complete(required, chain, branches), Fallback.FIRST_ENTRY_TOO_LARGE, false);
+        if (best == 0 && remaining > 0) {
+            return new Answer(complete(required, history, branches), Fallback.FIRST_ENTRY_TOO_LARGE, false);
         }
         List<Entry> page = pending.subList(0, best);
         Map<String, List<Entry>> logs = new LinkedHashMap<>();
         page.forEach(e -> logs.computeIfAbsent(e.deviceId(), d -> new ArrayList<>()).add(e));
-        List<Cursor> continuation = best == pending.size() ? null : continuation(page, cursors);
+        List<Cursor> continuation = best == remaining ? null : continuation(page, cursors);
         return new Answer(new SyncResponse(required, 2, heads, continuation, chain, new ArrayList<>(logs.values())), Fallback.NONE, false);
     }
 
