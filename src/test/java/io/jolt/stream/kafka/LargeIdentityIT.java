@@ -31,6 +31,46 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LargeIdentityIT {
     static final int ENTRIES = 100_000;
 
+    /** A second, small identity (300 entries) on the same service, for comparing page costs. */
+    static String small(StreamHarness harness, InMemorySchemaRegistry registry) throws Exception {
+        TestIdentity small = TestIdentity.named("small");
+        var authoritySerde = new ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());
+        var entrySerde = new ConfluentAvroSerde<io.jolt.stream.avro.DeviceWriterEntry>(registry, io.jolt.stream.avro.DeviceWriterEntry.getClassSchema());
+        harness.produceRaw(List.of(new ProducerRecord<>(Topics.AUTHORITY, small.id(),
+                authoritySerde.serialize(Topics.AUTHORITY, AvroRecords.authority(small.authorize("dev_a"))))));
+        harness.awaitProcessed("jolt-it-large", Duration.ofSeconds(60));
+        TestIdentity.Device device = small.device("dev_a");
+        List<ProducerRecord<String, byte[]>> entries = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            entries.add(new ProducerRecord<>(Topics.ENTRIES, small.id(), entrySerde.serialize(Topics.ENTRIES,
+                    AvroRecords.entry(device.set("/profile/" + (i % 50), "value " + i)))));
+        }
+        harness.produceRaw(entries);
+        harness.awaitProcessed("jolt-it-large", Duration.ofSeconds(60));
+        return small.id();
+    }
+
+    /** Microseconds per sync page (no cursors: the first 256 entries) for the big and the small identity. */
+    static double[] measureSyncPages(org.apache.kafka.streams.KafkaStreams streams, String big, String small) {
+        IdentityQueries queries = new IdentityQueries(streams);
+        double[] out = new double[2];
+        String[] ids = {big, small};
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < ids.length; i++) {
+                var request = new io.jolt.stream.protocol.sync.SyncRequest(ids[i], 3, 2, List.of(), List.of(), List.of());
+                long t0 = System.nanoTime();
+                int pages = 20;
+                for (int p = 0; p < pages; p++) {
+                    var answer = io.jolt.stream.protocol.sync.SyncResponder.answer(queries.syncHistory(ids[i]).orElseThrow(), request,
+                            io.jolt.stream.protocol.sync.SyncResponder.Limits.DEFAULT);
+                    assertThat(answer.response().deviceLogs().get(0)).hasSize(256);
+                }
+                out[i] = (System.nanoTime() - t0) / 1e3 / pages; // the second round (warm) is kept
+            }
+        }
+        return out;
+    }
+
     @Test
     void aHundredThousandEntriesOfOneIdentityAreMergedIncrementally(KafkaBroker broker) throws Exception {
         StreamHarness harness = new StreamHarness(broker);
@@ -54,6 +94,7 @@ class LargeIdentityIT {
         JoltConfig config = harness.config("jolt-it-large", StreamHarness.tempStateDir("large"), 1);
         long started;
         long processed;
+        double[] pageCosts;
         Map<String, Double> counters = new TreeMap<>();
         try (var service = harness.start(config, registry)) {
             // The Authorize first: entries arriving before it would wait as unknown_device and be
@@ -64,6 +105,7 @@ class LargeIdentityIT {
             harness.produceRaw(input.subList(1, input.size()));
             harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(5));
             processed = System.nanoTime();
+            pageCosts = measureSyncPages(service.streams(), big.id(), small(harness, registry));
             for (Map.Entry<MetricName, ? extends Metric> m : service.streams().metrics().entrySet()) {
                 if (m.getKey().group().equals(ProcessorMetrics.GROUP)) {
                     counters.merge(m.getKey().name(), ((Number) m.getValue().metricValue()).doubleValue(), Double::sum);
@@ -71,13 +113,15 @@ class LargeIdentityIT {
             }
         }
         System.out.printf("100,000 entries of one identity: %.1f s end to end, %s%n", (processed - started) / 1e9, counters);
-        assertThat(counters.get("hot-path-total")).isEqualTo((double) ENTRIES);
-        assertThat(counters.get("reevaluations-total")).as("only the Authorize re-evaluates").isEqualTo(1.0);
+        System.out.printf("sync page of 256 entries: %.0f us for the 100,000-entry identity, %.0f us for a 300-entry identity (ratio %.2f)%n",
+                pageCosts[0], pageCosts[1], pageCosts[0] / pageCosts[1]);
+        assertThat(counters.get("hot-path-total")).isEqualTo((double) ENTRIES + 300);
+        assertThat(counters.get("reevaluations-total")).as("only the two Authorize records re-evaluate").isEqualTo(2.0);
 
         List<StateChange> state = harness.readAll(Topics.STATE, new ByteArrayDeserializer(),
                 new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema())).stream().map(r -> r.value()).toList();
         Map<String, StateChange> latest = new TreeMap<>();
-        state.forEach(s -> latest.put(s.getPath(), s));
+        state.stream().filter(s -> s.getIdentity().equals(big.id())).forEach(s -> latest.put(s.getPath(), s));
         assertThat(latest).hasSize(50);
         assertThat(latest.get("/profile/" + ((ENTRIES - 1) % 50)).getHead().getDeviceSequence()).isEqualTo(last.sequence());
     }
