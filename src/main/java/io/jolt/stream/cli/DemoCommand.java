@@ -126,6 +126,8 @@ final class DemoCommand implements Callable<Integer> {
 
             ObjectNode summary = summarize(reader, registry, workload, ingestSeconds, generateSeconds, records);
             finalRejections(node, workload, summary);
+            reader.close(); // not needed while serving; stopped before the broker goes away
+            closeables.remove(reader);
             String sample = sampleResolve(node, workload, summary);
             printSummary(out, summary, sample, node.baseUrl(), workload);
             if (summaryJson != null) {
