@@ -125,10 +125,6 @@ public final class CanonicalReader {
         return position == input.length;
     }
 
-    public int position() {
-        return position;
-    }
-
     public void end() {
         if (position != input.length) {
             throw new DecodeException(TRAILING_BYTES, (input.length - position) + " trailing bytes at offset " + position);

@@ -15,8 +15,6 @@ public final class DecodeException extends RuntimeException {
         UNEXPECTED_LITERAL,
         OUT_OF_RANGE,
         WRONG_TYPE,
-        MISSING_FIELD,
-        UNKNOWN_FIELD,
         DUPLICATE_KEY,
         MALFORMED_JSON
     }
