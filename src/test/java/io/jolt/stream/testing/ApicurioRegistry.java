@@ -1,0 +1,91 @@
+package io.jolt.stream.testing;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A real Confluent-compatible registry: Apicurio Registry 3.3.3 (unpacked from Maven Central by
+ * the build into target/apicurio), run on Java 21+ as a separate process on 127.0.0.1. Its
+ * Confluent API lives under {@code /apis/ccompat/v7}.
+ */
+public final class ApicurioRegistry implements AutoCloseable {
+    private final Process process;
+    private final String url;
+
+    private ApicurioRegistry(Process process, String url) {
+        this.process = process;
+        this.url = url;
+    }
+
+    public static ApicurioRegistry start() throws Exception {
+        Path jar = Path.of("target", "apicurio", "quarkus-run.jar").toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: the build unpacks io.apicurio:apicurio-registry-app:3.3.3 before integration tests");
+        }
+        Path java = Path.of(System.getProperty("jolt.java21.home", "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin", "java");
+        if (!Files.isExecutable(java)) {
+            throw new IllegalStateException("Apicurio Registry 3 needs Java 21+: none at " + java + " (set -Djolt.java21.home=DIR)");
+        }
+        int port = freePort();
+        int management = freePort();
+        Path log = Path.of("target", "apicurio.log").toAbsolutePath();
+        Process process = new ProcessBuilder(List.of(java.toString(), "-Xmx256m", "-Dquarkus.http.host=127.0.0.1",
+                "-Dquarkus.http.port=" + port, "-Dquarkus.management.host=127.0.0.1", "-Dquarkus.management.port=" + management,
+                "-jar", jar.toString()))
+                .directory(jar.getParent().toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        String base = "http://127.0.0.1:" + port + "/apis/ccompat/v7";
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Apicurio Registry exited; see " + log);
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/subjects")).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return new ApicurioRegistry(process, base);
+                }
+            } catch (IOException notYet) {
+                // still starting
+            }
+            if (System.nanoTime() > deadline) {
+                process.destroyForcibly();
+                throw new IllegalStateException("Apicurio Registry not ready within 90 s; see " + log);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** The Confluent-compatible base URL. */
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
