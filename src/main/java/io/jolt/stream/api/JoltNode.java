@@ -45,6 +45,13 @@ public final class JoltNode implements AutoCloseable {
         JoltService service = JoltService.start(withServer, registry);
         RecordIngest ingest = new RecordIngest(withServer.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), registry);
         HttpApi api = HttpApi.start(host, port, service.streams(), ingest, self);
+        var bolt = service.bolt();
+        io.micrometer.core.instrument.FunctionCounter.builder("jolt.archive.written", bolt, b -> b.written())
+                .description("archive operations the bolt kept").register(api.metrics());
+        io.micrometer.core.instrument.FunctionCounter.builder("jolt.archive.lost", bolt, b -> b.lost())
+                .description("archive operations the bolt lost (named on jolt.archive.losses.v1)").register(api.metrics());
+        io.micrometer.core.instrument.FunctionCounter.builder("jolt.archive.degraded", bolt, b -> b.degraded())
+                .description("archive writes that landed with degraded durability").register(api.metrics());
         return new JoltNode(service, ingest, api, self);
     }
 

@@ -124,6 +124,7 @@ final class DemoCommand implements Callable<Integer> {
             LocalRuns.awaitProcessed(reader, applicationId, before.processed(), records, "ingesting", err);
             double ingestSeconds = (System.nanoTime() - t1) / 1e9;
 
+            node.service().bolt().flush();
             ObjectNode summary = summarize(reader, registry, workload, ingestSeconds, generateSeconds, records);
             finalRejections(node, workload, summary);
             reader.close(); // not needed while serving; stopped before the broker goes away

@@ -1,6 +1,6 @@
 package io.jolt.stream.cli;
 
-import io.jolt.stream.archive.ArchiveReplay;
+import io.jolt.stream.archive.replay.ArchiveReplay;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.IdentityAssembler;

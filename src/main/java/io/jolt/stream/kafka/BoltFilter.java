@@ -1,27 +1,28 @@
 package io.jolt.stream.kafka;
 
+import io.jolt.stream.archive.Bolt;
 import io.jolt.stream.avro.ArchiveKind;
 import io.jolt.stream.avro.ArchiveRecord;
 import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * The bolt's gate: Insert and Remove go to the archive; Compact, a record of forgetting, is
- * dropped, which is precisely what lets the archive keep more than the live side.
+ * dropped, which is precisely what lets the archive keep more than the live side. The archive
+ * is written by the bolt's own producer (see {@link io.jolt.stream.archive.KafkaBolt}), so a
+ * failed archive write never aborts the live side's transaction.
  */
-final class BoltFilter implements Processor<Object, ArchiveOperation, String, ArchiveRecord> {
-    private ProcessorContext<String, ArchiveRecord> context;
+final class BoltFilter implements Processor<Object, ArchiveOperation, Void, Void> {
+    private final Bolt bolt;
 
-    @Override
-    public void init(ProcessorContext<String, ArchiveRecord> context) {
-        this.context = context;
+    BoltFilter(Bolt bolt) {
+        this.bolt = bolt;
     }
 
     @Override
     public void process(Record<Object, ArchiveOperation> record) {
         if (record.value() instanceof ArchiveOperation.Content content) {
-            context.forward(new Record<>(content.identity(), archiveRecord(content), record.timestamp()));
+            bolt.append(archiveRecord(content));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jolt.stream.kafka;
 
+import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.time.Duration;
 import org.apache.kafka.clients.admin.Admin;
@@ -13,9 +14,11 @@ public final class JoltService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JoltService.class);
 
     private final KafkaStreams streams;
+    private final KafkaBolt bolt;
 
-    private JoltService(KafkaStreams streams) {
+    private JoltService(KafkaStreams streams, KafkaBolt bolt) {
         this.streams = streams;
+        this.bolt = bolt;
     }
 
     /** Creates missing topics, refuses contradicting ones, and starts processing. */
@@ -23,17 +26,23 @@ public final class JoltService implements AutoCloseable {
         try (Admin admin = Admin.create(config.adminProperties())) {
             TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
         }
-        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry), config.streamsProperties());
+        KafkaBolt bolt = new KafkaBolt(config.adminProperties(), registry);
+        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt), config.streamsProperties());
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
-        return new JoltService(streams);
+        return new JoltService(streams, bolt);
     }
 
     public KafkaStreams streams() {
         return streams;
+    }
+
+    /** The archive writer: counts of written, lost and degraded archive operations. */
+    public KafkaBolt bolt() {
+        return bolt;
     }
 
     /** Waits until the instance is RUNNING (or throws when it fails or the time is up). */
@@ -59,5 +68,6 @@ public final class JoltService implements AutoCloseable {
     public void close() {
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
+        bolt.close();
     }
 }

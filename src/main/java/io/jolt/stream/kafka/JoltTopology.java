@@ -1,6 +1,6 @@
 package io.jolt.stream.kafka;
 
-import io.jolt.stream.avro.ArchiveRecord;
+import io.jolt.stream.archive.Bolt;
 import io.jolt.stream.avro.AuthorityRecord;
 import io.jolt.stream.avro.ConflictEvent;
 import io.jolt.stream.avro.DeviceWriterEntry;
@@ -20,7 +20,7 @@ import org.apache.kafka.streams.Topology;
  *                          ├─► jolt.state.v1      resolution per identity|path (compacted)
  *                          ├─► jolt.conflicts.v1  losing active heads, equivocation evidence
  *                          ├─► jolt.rejected.v1   reason, rule, source offset, raw bytes of undecodable input
- *                          └─► bolt-filter (drops Compact) ─► jolt.archive.v1 (Insert / Remove only)
+ *                          └─► bolt-filter (drops Compact) ─► the bolt's own producer ─► jolt.archive.v1 (Insert / Remove only)
  * </pre>
  *
  * Inputs are read as bytes and decoded by the processor, so a record that is not Avro (or names
@@ -34,11 +34,10 @@ public final class JoltTopology {
     static final String CONFLICTS_SINK = "conflicts-sink";
     static final String REJECTED_SINK = "rejected-sink";
     static final String BOLT_FILTER = "bolt-filter";
-    static final String ARCHIVE_SINK = "archive-sink";
 
     private JoltTopology() {}
 
-    public static Topology build(SchemaRegistry registry) {
+    public static Topology build(SchemaRegistry registry, Bolt bolt) {
         ConfluentAvroSerde<AuthorityRecord> authority = new ConfluentAvroSerde<>(registry, AuthorityRecord.getClassSchema());
         ConfluentAvroSerde<DeviceWriterEntry> entries = new ConfluentAvroSerde<>(registry, DeviceWriterEntry.getClassSchema());
 
@@ -61,9 +60,7 @@ public final class JoltTopology {
                 new ConfluentAvroSerde<ConflictEvent>(registry, ConflictEvent.getClassSchema()), IDENTITY_PROCESSOR);
         topology.addSink(REJECTED_SINK, Topics.REJECTED, Serdes.String().serializer(),
                 new ConfluentAvroSerde<RejectedRecord>(registry, RejectedRecord.getClassSchema()), IDENTITY_PROCESSOR);
-        topology.addProcessor(BOLT_FILTER, BoltFilter::new, IDENTITY_PROCESSOR);
-        topology.addSink(ARCHIVE_SINK, Topics.ARCHIVE, Serdes.String().serializer(),
-                new ConfluentAvroSerde<ArchiveRecord>(registry, ArchiveRecord.getClassSchema()), BOLT_FILTER);
+        topology.addProcessor(BOLT_FILTER, () -> new BoltFilter(bolt), IDENTITY_PROCESSOR);
         return topology;
     }
 }

@@ -257,6 +257,6 @@ class HttpApiIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body()).contains("kafka_stream", "jolt_entries_verified_total", "jolt_reevaluations_total",
-                "jolt_rejected_total{reason=\"invalid_entry\"}", "records_lag");
+                "jolt_rejected_total{reason=\"invalid_entry\"}", "records_lag", "jolt_archive_written_total", "jolt_archive_lost_total");
     }
 }

@@ -20,17 +20,24 @@ class BoltFirewallTest {
             .or().haveFullyQualifiedName("io.jolt.stream.cli.AuthorizeCommand")
             .or().haveFullyQualifiedName("io.jolt.stream.cli.RevokeCommand")
             .or().haveFullyQualifiedName("io.jolt.stream.cli.IdentityDirectory")
-            .should().dependOnClassesThat().resideInAPackage("io.jolt.stream.archive..")
+            .should().dependOnClassesThat().resideInAPackage("io.jolt.stream.archive.replay..")
             .because("a device re-seeded from a replay missing its tail would re-sign used sequences (the bolt note)");
 
     @ArchTest
     static final ArchRule replayHasNoWayToWrite = noClasses()
-            .that().resideInAPackage("io.jolt.stream.archive..")
+            .that().resideInAPackage("io.jolt.stream.archive.replay..")
             .should().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.KafkaProducer")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.Producer")
             .orShould().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.RecordIngest")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.JoltTopology")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.DeviceWriter")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.archive.KafkaBolt")
             .because("the replay reader reads with a consumer only");
+
+    @ArchTest
+    static final ArchRule theBoltNeverReads = noClasses()
+            .that().resideInAPackage("io.jolt.stream.archive")
+            .should().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.consumer.KafkaConsumer")
+            .because("the bolt is fed operations and never feeds anything back");
 }

@@ -56,7 +56,8 @@ public class JoltTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "jolt-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, "target/driver-state");
-        try (TopologyTestDriver driver = new TopologyTestDriver(JoltTopology.build(registry), props)) {
+        List<ArchiveRecord> archive = new java.util.ArrayList<>();
+        try (TopologyTestDriver driver = new TopologyTestDriver(JoltTopology.build(registry, archive::add), props)) {
             Map<String, TestInputTopic<String, byte[]>> inputs = Map.of(
                     Topics.AUTHORITY, driver.createInputTopic(Topics.AUTHORITY, Serdes.String().serializer(), Serdes.ByteArray().serializer()),
                     Topics.ENTRIES, driver.createInputTopic(Topics.ENTRIES, Serdes.String().serializer(), Serdes.ByteArray().serializer()));
@@ -69,8 +70,6 @@ public class JoltTopologyTest {
             state.readKeyValuesToList().forEach(kv -> table.put(kv.value.getIdentity() + "|" + kv.value.getPath(), kv.value));
             List<RejectedRecord> rejected = driver.createOutputTopic(Topics.REJECTED, Serdes.String().deserializer(),
                     new ConfluentAvroSerde<RejectedRecord>(registry, RejectedRecord.getClassSchema())).readValuesToList();
-            List<ArchiveRecord> archive = driver.createOutputTopic(Topics.ARCHIVE, Serdes.String().deserializer(),
-                    new ConfluentAvroSerde<ArchiveRecord>(registry, ArchiveRecord.getClassSchema())).readValuesToList();
             return new Outputs(table, rejected, archive);
         }
     }
@@ -139,7 +138,7 @@ public class JoltTopologyTest {
 
     @Test
     void theTopologyDescriptionMatchesTheGoldenFile() throws Exception {
-        String described = JoltTopology.build(InMemorySchemaRegistry.seeded()).describe().toString();
+        String described = JoltTopology.build(InMemorySchemaRegistry.seeded(), op -> { }).describe().toString();
         Path golden = Path.of("topology", "topology.txt");
         if (Boolean.getBoolean("jolt.updateGolden")) {
             Files.writeString(golden, described);
@@ -148,12 +147,32 @@ public class JoltTopologyTest {
     }
 
     @Test
-    void theArchiveIsOnlyEverASink() {
-        var description = JoltTopology.build(InMemorySchemaRegistry.seeded()).describe();
+    void theArchiveIsOnlyEverWrittenAndNothingReadsItBack() {
+        var description = JoltTopology.build(InMemorySchemaRegistry.seeded(), op -> { }).describe();
         description.subtopologies().forEach(sub -> sub.nodes().forEach(node -> {
             if (node instanceof org.apache.kafka.streams.TopologyDescription.Source source) {
-                assertThat(source.topicSet()).doesNotContain(Topics.ARCHIVE);
+                assertThat(source.topicSet()).doesNotContain(Topics.ARCHIVE, "jolt.archive.losses.v1");
             }
         }));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void theBoltGetsOneInsertOrRemovePerEligibleEntryInFileOrder(String kind) throws Exception {
+        List<VectorRecords> records = VectorRecords.of(kind, InMemorySchemaRegistry.seeded());
+        List<ArchiveRecord> archive = run(records).archive();
+        Set<String> dots = new HashSet<>();
+        archive.forEach(a -> dots.add(a.getIdentity() + "/" + a.getDeviceId() + "/" + a.getDeviceSequence() + "/"
+                + Hex.encode(a.getEntryHash().bytes())));
+        assertThat(dots).as("no operation twice").hasSize(archive.size());
+        for (var identity : VectorConformanceJson.read(Vectors.expected(kind))) {
+            for (var device : identity.get("devices")) {
+                if (!device.get("head_hash").isNull()) {
+                    assertThat(dots).as("the eligible head is archived").contains(identity.get("identity").asText() + "/"
+                            + device.get("device_id").asText() + "/" + device.get("head_sequence").bigIntegerValue().longValue() + "/"
+                            + device.get("head_hash").asText());
+                }
+            }
+        }
     }
 }

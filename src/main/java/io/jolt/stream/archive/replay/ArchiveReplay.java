@@ -1,4 +1,4 @@
-package io.jolt.stream.archive;
+package io.jolt.stream.archive.replay;
 
 import io.jolt.stream.avro.ArchiveKind;
 import io.jolt.stream.avro.ArchiveRecord;

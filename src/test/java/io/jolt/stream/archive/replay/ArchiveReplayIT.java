@@ -1,4 +1,4 @@
-package io.jolt.stream.archive;
+package io.jolt.stream.archive.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,133 @@
+package io.jolt.stream.archive;
+
+import io.jolt.stream.avro.ArchiveLoss;
+import io.jolt.stream.avro.ArchiveLossKind;
+import io.jolt.stream.avro.ArchiveRecord;
+import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
+import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.protocol.Hex;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.NotEnoughReplicasAfterAppendException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bolt on Kafka: {@code jolt.archive.v1} written by a producer of its own, outside the
+ * stream's exactly-once transaction. Inside it, one failed archive write would abort the
+ * transaction and stop the live topology; outside it the archive is at-least-once (a task that
+ * re-processes after an abort may append an operation twice: readers deduplicate by dot) and a
+ * failed write is reported on {@code jolt.archive.losses.v1}, in the log and as a counter,
+ * naming the dot, entry hash and source offset, never a bare count. A write that landed but lost
+ * its durability promise is reported as degraded, not lost.
+ */
+public final class KafkaBolt implements Bolt, AutoCloseable {
+    public static final String LOSSES = "jolt.archive.losses.v1";
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaBolt.class);
+
+    private final KafkaProducer<String, byte[]> producer;
+    private final ConfluentAvroSerde<ArchiveRecord> archive;
+    private final ConfluentAvroSerde<ArchiveLoss> losses;
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong lost = new AtomicLong();
+    private final AtomicLong degraded = new AtomicLong();
+
+    public KafkaBolt(Properties clientProperties, SchemaRegistry registry) {
+        Properties p = new Properties();
+        p.putAll(clientProperties);
+        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        // A broker that cannot be reached must not block the stream thread for long: that is a loss.
+        p.setProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        p.setProperty(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        this.archive = new ConfluentAvroSerde<>(registry, ArchiveRecord.getClassSchema());
+        this.losses = new ConfluentAvroSerde<>(registry, ArchiveLoss.getClassSchema());
+        // Learn both topics now, so that the first append and the first loss report do not wait for metadata.
+        for (String topic : new String[] {Topics.ARCHIVE, LOSSES}) {
+            try {
+                producer.partitionsFor(topic);
+            } catch (RuntimeException e) {
+                LOG.warn("bolt: no metadata for {} yet: {}", topic, e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void append(ArchiveRecord operation) {
+        try {
+            producer.send(new ProducerRecord<>(Topics.ARCHIVE, operation.getIdentity(), archive.serialize(Topics.ARCHIVE, operation)),
+                    (metadata, error) -> {
+                        if (error == null) {
+                            written.incrementAndGet();
+                        } else if (error instanceof NotEnoughReplicasAfterAppendException) {
+                            report(operation, ArchiveLossKind.DEGRADED_DURABILITY, error);
+                        } else {
+                            report(operation, ArchiveLossKind.LOST, error);
+                        }
+                    });
+        } catch (RuntimeException e) {
+            report(operation, ArchiveLossKind.LOST, e);
+        }
+    }
+
+    private void report(ArchiveRecord operation, ArchiveLossKind kind, Exception error) {
+        (kind == ArchiveLossKind.LOST ? lost : degraded).incrementAndGet();
+        LOG.warn("bolt {}: {} {}/{}#{} entry {} from {}-{}@{}: {}",
+                kind == ArchiveLossKind.LOST ? "LOST an archive write" : "wrote with degraded durability", operation.getKind(),
+                operation.getIdentity(), operation.getDeviceId(), Long.toUnsignedString(operation.getDeviceSequence()),
+                Hex.encode(operation.getEntryHash().bytes()), operation.getSourceTopic(), operation.getSourcePartition(),
+                operation.getSourceOffset(), error.toString());
+        ArchiveLoss loss = new ArchiveLoss(kind, operation.getKind(), operation.getIdentity(), operation.getDeviceId(),
+                operation.getDeviceSequence(), operation.getEntryHash(), operation.getSourceTopic(), operation.getSourcePartition(),
+                operation.getSourceOffset(), error.toString());
+        sendReport(operation, new ProducerRecord<>(LOSSES, operation.getIdentity(), losses.serialize(LOSSES, loss)), 3);
+    }
+
+    /** A loss report is retried a few times; when it fails too, the log line above is what remains. */
+    private void sendReport(ArchiveRecord operation, ProducerRecord<String, byte[]> report, int attemptsLeft) {
+        try {
+            producer.send(report, (m, e) -> {
+                if (e != null && attemptsLeft > 1) {
+                    sendReport(operation, report, attemptsLeft - 1);
+                } else if (e != null) {
+                    LOG.error("bolt: could not report the loss of {}/{}#{} either: {}", operation.getIdentity(), operation.getDeviceId(),
+                            Long.toUnsignedString(operation.getDeviceSequence()), e.toString());
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.error("bolt: could not report the loss of {}/{}#{} either: {}", operation.getIdentity(), operation.getDeviceId(),
+                    Long.toUnsignedString(operation.getDeviceSequence()), e.toString());
+        }
+    }
+
+    public long written() {
+        return written.get();
+    }
+
+    public long lost() {
+        return lost.get();
+    }
+
+    public long degraded() {
+        return degraded.get();
+    }
+
+    /** Waits for every pending append (and loss report). */
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}
