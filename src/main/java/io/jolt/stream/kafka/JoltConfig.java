@@ -37,29 +37,41 @@ public final class JoltConfig {
         return of(p, environment);
     }
 
+    /** Keys an environment variable may set even when the file does not mention them. */
+    private static final Map<String, String> WELL_KNOWN = Map.of(
+            "JOLT_BOOTSTRAP_SERVERS", StreamsConfig.BOOTSTRAP_SERVERS_CONFIG,
+            "JOLT_APPLICATION_ID", StreamsConfig.APPLICATION_ID_CONFIG,
+            "JOLT_STATE_DIR", StreamsConfig.STATE_DIR_CONFIG,
+            "JOLT_NUM_STREAM_THREADS", StreamsConfig.NUM_STREAM_THREADS_CONFIG,
+            "JOLT_APPLICATION_SERVER", StreamsConfig.APPLICATION_SERVER_CONFIG,
+            "JOLT_COMMIT_INTERVAL_MS", StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
+            "JOLT_TOPICS_PARTITIONS", TOPIC_PARTITIONS,
+            "JOLT_TOPICS_REPLICATION", TOPIC_REPLICATION);
+
     public static JoltConfig of(Properties given, Map<String, String> environment) {
         Properties p = new Properties();
         p.putAll(given);
-        for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
+        // JOLT_<KEY> (upper case, dots and dashes as underscores) overrides any key of the file...
+        for (String key : p.stringPropertyNames()) {
             String override = environment.get(envName(key));
             if (override != null) {
                 p.setProperty(key, override);
             }
         }
-        for (Map.Entry<String, String> e : environment.entrySet()) {
-            // An environment variable may also set a key the file does not mention.
-            if (e.getKey().startsWith("JOLT_") && e.getKey().equals(envName(keyFromEnv(e.getKey())))) {
-                p.putIfAbsent(keyFromEnv(e.getKey()), e.getValue());
+        // ...and the well-known keys may come from the environment alone.
+        WELL_KNOWN.forEach((env, key) -> {
+            if (environment.containsKey(env)) {
+                p.setProperty(key, environment.get(env));
             }
-        }
+        });
         p.putIfAbsent(StreamsConfig.APPLICATION_ID_CONFIG, "jolt-stream");
         p.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, String.valueOf(Runtime.getRuntime().availableProcessors()));
         p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
         // Exactly-once commits are transactions: fewer, larger ones carry more records per second.
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "500");
+        // The merged state never depends on arrival order, so waiting to align the inputs by time buys nothing.
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
-        p.putIfAbsent("processing.exception.handler.global.enabled", "true");
         p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(512L << 20));
         p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(256L << 20));
         return new JoltConfig(p);
@@ -67,21 +79,6 @@ public final class JoltConfig {
 
     static String envName(String key) {
         return "JOLT_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
-    }
-
-    /** Only the well-known keys are derived from environment names (the mapping is not reversible in general). */
-    private static String keyFromEnv(String env) {
-        return switch (env) {
-            case "JOLT_BOOTSTRAP_SERVERS" -> StreamsConfig.BOOTSTRAP_SERVERS_CONFIG;
-            case "JOLT_APPLICATION_ID" -> StreamsConfig.APPLICATION_ID_CONFIG;
-            case "JOLT_STATE_DIR" -> StreamsConfig.STATE_DIR_CONFIG;
-            case "JOLT_NUM_STREAM_THREADS" -> StreamsConfig.NUM_STREAM_THREADS_CONFIG;
-            case "JOLT_APPLICATION_SERVER" -> StreamsConfig.APPLICATION_SERVER_CONFIG;
-            case "JOLT_TOPICS_PARTITIONS" -> TOPIC_PARTITIONS;
-            case "JOLT_TOPICS_REPLICATION" -> TOPIC_REPLICATION;
-            case "JOLT_COMMIT_INTERVAL_MS" -> StreamsConfig.COMMIT_INTERVAL_MS_CONFIG;
-            default -> "jolt.unmapped." + env;
-        };
     }
 
     public String get(String key) {
@@ -108,7 +105,7 @@ public final class JoltConfig {
     /** Everything for Kafka Streams and its clients (our jolt.* keys are passed too; Streams ignores them). */
     public Properties streamsProperties() {
         Properties p = new Properties();
-        properties.stringPropertyNames().stream().filter(k -> !k.startsWith("jolt.unmapped.")).forEach(k -> p.setProperty(k, properties.getProperty(k)));
+        properties.stringPropertyNames().forEach(k -> p.setProperty(k, properties.getProperty(k)));
         if (p.getProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) == null) {
             throw new IllegalArgumentException("bootstrap.servers is not set (in the config file or JOLT_BOOTSTRAP_SERVERS)");
         }

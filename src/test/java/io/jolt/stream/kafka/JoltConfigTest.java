@@ -1,0 +1,39 @@
+package io.jolt.stream.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** Configuration: the file, then the environment, then defaults. */
+class JoltConfigTest {
+    @Test
+    void theEnvironmentOverridesTheFileAndWellKnownKeysNeedNoFile() {
+        Properties file = new Properties();
+        file.setProperty("bootstrap.servers", "file:9092");
+        file.setProperty("jolt.http.port", "8080");
+        JoltConfig config = JoltConfig.of(file, Map.of("JOLT_JOLT_HTTP_PORT", "9999", "JOLT_STATE_DIR", "/var/jolt"));
+        assertThat(config.get("bootstrap.servers")).isEqualTo("file:9092");
+        assertThat(config.get("jolt.http.port")).isEqualTo("9999");
+        assertThat(config.get("state.dir")).isEqualTo("/var/jolt");
+        assertThat(JoltConfig.of(file, Map.of("JOLT_BOOTSTRAP_SERVERS", "env:9092")).get("bootstrap.servers")).isEqualTo("env:9092");
+    }
+
+    @Test
+    void defaultsAreExactlyOnceAndBoundedRocksDb() {
+        Properties file = new Properties();
+        file.setProperty("bootstrap.servers", "b:9092");
+        Properties streams = JoltConfig.of(file, Map.of()).streamsProperties();
+        assertThat(streams.getProperty("processing.guarantee")).isEqualTo("exactly_once_v2");
+        assertThat(streams.getProperty("application.id")).isEqualTo("jolt-stream");
+        assertThat(streams.getProperty("rocksdb.config.setter")).isEqualTo(BoundedRocksDbMemory.class.getName());
+    }
+
+    @Test
+    void withoutBootstrapServersTheErrorSaysWhereToSetThem() {
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of()).streamsProperties())
+                .hasMessageContaining("JOLT_BOOTSTRAP_SERVERS");
+    }
+}
