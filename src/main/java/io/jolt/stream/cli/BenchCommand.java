@@ -105,7 +105,7 @@ final class BenchCommand implements Callable<Integer> {
             out.printf("  end to end          %,.0f entries/s  (%,d records in %.1f s, from service start to all committed)%n",
                     rate, records, seconds);
             out.printf("  raw Ed25519 verify  %,.0f verifies/s with %d thread(s)  (BouncyCastle, same run)%n", rawRate, streamThreads);
-            out.printf("  ratio               %.2f of the crypto limit%n", rate / rawRate);
+            out.printf("ratio: %.2f%n", rate / rawRate);
             StringBuilder work = new StringBuilder();
             counters.forEach((k, v) -> {
                 if (v > 0) {

@@ -31,23 +31,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LargeIdentityIT {
     static final int ENTRIES = 100_000;
 
-    /** A second, small identity (300 entries) on the same service, for comparing page costs. */
-    static String small(StreamHarness harness, InMemorySchemaRegistry registry) throws Exception {
-        TestIdentity small = TestIdentity.named("small");
+    /** A fresh identity: its Authorize (sent and processed first) and {@code count} signed entries. */
+    record Fresh(String id, List<ProducerRecord<String, byte[]>> entries) {}
+
+    static Fresh fresh(StreamHarness harness, InMemorySchemaRegistry registry, int count) throws Exception {
+        TestIdentity fresh = TestIdentity.named("fresh");
         var authoritySerde = new ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());
         var entrySerde = new ConfluentAvroSerde<io.jolt.stream.avro.DeviceWriterEntry>(registry, io.jolt.stream.avro.DeviceWriterEntry.getClassSchema());
-        harness.produceRaw(List.of(new ProducerRecord<>(Topics.AUTHORITY, small.id(),
-                authoritySerde.serialize(Topics.AUTHORITY, AvroRecords.authority(small.authorize("dev_a"))))));
+        harness.produceRaw(List.of(new ProducerRecord<>(Topics.AUTHORITY, fresh.id(),
+                authoritySerde.serialize(Topics.AUTHORITY, AvroRecords.authority(fresh.authorize("dev_a"))))));
         harness.awaitProcessed("jolt-it-large", Duration.ofSeconds(60));
-        TestIdentity.Device device = small.device("dev_a");
+        TestIdentity.Device device = fresh.device("dev_a");
         List<ProducerRecord<String, byte[]>> entries = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            entries.add(new ProducerRecord<>(Topics.ENTRIES, small.id(), entrySerde.serialize(Topics.ENTRIES,
+        for (int i = 0; i < count; i++) {
+            entries.add(new ProducerRecord<>(Topics.ENTRIES, fresh.id(), entrySerde.serialize(Topics.ENTRIES,
                     AvroRecords.entry(device.set("/profile/" + (i % 50), "value " + i)))));
         }
-        harness.produceRaw(entries);
-        harness.awaitProcessed("jolt-it-large", Duration.ofSeconds(60));
-        return small.id();
+        return new Fresh(fresh.id(), entries);
     }
 
     /** Microseconds per sync page (no cursors: the first 256 entries) for the big and the small identity. */
@@ -82,6 +82,7 @@ class LargeIdentityIT {
                 new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.DeviceWriterEntry.getClassSchema());
 
         TestIdentity big = TestIdentity.named("big");
+        int more = 3000;
         List<ProducerRecord<String, byte[]>> input = new ArrayList<>(ENTRIES + 2);
         input.add(new ProducerRecord<>(Topics.AUTHORITY, big.id(), authoritySerde.serialize(Topics.AUTHORITY, AvroRecords.authority(big.authorize("dev_a")))));
         TestIdentity.Device device = big.device("dev_a");
@@ -95,6 +96,8 @@ class LargeIdentityIT {
         long started;
         long processed;
         double[] pageCosts;
+        double bigCost;
+        double freshCost;
         Map<String, Double> counters = new TreeMap<>();
         try (var service = harness.start(config, registry)) {
             // The Authorize first: entries arriving before it would wait as unknown_device and be
@@ -105,7 +108,22 @@ class LargeIdentityIT {
             harness.produceRaw(input.subList(1, input.size()));
             harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(5));
             processed = System.nanoTime();
-            pageCosts = measureSyncPages(service.streams(), big.id(), small(harness, registry));
+            // Per-entry cost: 3,000 more entries on the 100,000-entry identity versus 3,000 on a fresh one.
+            List<ProducerRecord<String, byte[]>> onBig = new ArrayList<>();
+            for (int i = 0; i < more; i++) {
+                last = device.set("/profile/" + (i % 50), "more " + i);
+                onBig.add(new ProducerRecord<>(Topics.ENTRIES, big.id(), entrySerde.serialize(Topics.ENTRIES, AvroRecords.entry(last))));
+            }
+            Fresh fresh = fresh(harness, registry, more);
+            long t0 = System.nanoTime();
+            harness.produceRaw(onBig);
+            harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(2));
+            bigCost = (System.nanoTime() - t0) / 1e3 / more;
+            long t1 = System.nanoTime();
+            harness.produceRaw(fresh.entries());
+            harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(2));
+            freshCost = (System.nanoTime() - t1) / 1e3 / more;
+            pageCosts = measureSyncPages(service.streams(), big.id(), fresh.id());
             for (Map.Entry<MetricName, ? extends Metric> m : service.streams().metrics().entrySet()) {
                 if (m.getKey().group().equals(ProcessorMetrics.GROUP)) {
                     counters.merge(m.getKey().name(), ((Number) m.getValue().metricValue()).doubleValue(), Double::sum);
@@ -113,9 +131,11 @@ class LargeIdentityIT {
             }
         }
         System.out.printf("100,000 entries of one identity: %.1f s end to end, %s%n", (processed - started) / 1e9, counters);
-        System.out.printf("sync page of 256 entries: %.0f us for the 100,000-entry identity, %.0f us for a 300-entry identity (ratio %.2f)%n",
+        System.out.printf("per entry: %.0f us on a fresh identity, %.0f us on the 100,000-entry identity (ratio fresh/big %.2f)%n",
+                freshCost, bigCost, freshCost / bigCost);
+        System.out.printf("sync page of 256 entries: %.0f us for the 100,000-entry identity, %.0f us for a 3,000-entry identity (ratio %.2f)%n",
                 pageCosts[0], pageCosts[1], pageCosts[0] / pageCosts[1]);
-        assertThat(counters.get("hot-path-total")).isEqualTo((double) ENTRIES + 300);
+        assertThat(counters.get("hot-path-total")).isEqualTo((double) ENTRIES + 2 * more);
         assertThat(counters.get("reevaluations-total")).as("only the two Authorize records re-evaluate").isEqualTo(2.0);
 
         List<StateChange> state = harness.readAll(Topics.STATE, new ByteArrayDeserializer(),
@@ -123,6 +143,6 @@ class LargeIdentityIT {
         Map<String, StateChange> latest = new TreeMap<>();
         state.stream().filter(s -> s.getIdentity().equals(big.id())).forEach(s -> latest.put(s.getPath(), s));
         assertThat(latest).hasSize(50);
-        assertThat(latest.get("/profile/" + ((ENTRIES - 1) % 50)).getHead().getDeviceSequence()).isEqualTo(last.sequence());
+        assertThat(latest.get("/profile/" + ((more - 1) % 50)).getHead().getDeviceSequence()).isEqualTo(last.sequence());
     }
 }
