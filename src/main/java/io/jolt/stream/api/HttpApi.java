@@ -117,24 +117,38 @@ public final class HttpApi implements AutoCloseable {
             throw new ApiError(ApiError.Code.NOT_READY, "the service is " + streams.state() + ", not RUNNING");
         }
         String identity = ctx.pathParam("id");
-        KeyQueryMetadata owner = queries.owner(identity);
-        HostInfo active = owner == null ? null : owner.activeHost();
-        boolean local = self == null || active == null || active.equals(HostInfo.unavailable()) || active.equals(self)
-                || ctx.header(FORWARDED) != null;
-        if (local) {
-            handler.handle(ctx, identity);
+        Optional<HostInfo> owner = remoteOwner(ctx, identity);
+        if (owner.isPresent()) {
+            forward(ctx, owner.get(), HttpRequest.BodyPublishers.noBody(), "GET");
         } else {
-            forward(ctx, active);
+            handler.handle(ctx, identity);
         }
     }
 
-    private void forward(Context ctx, HostInfo owner) {
+    /** The other instance that owns the identity, or empty when this one answers (or was forwarded to). */
+    private Optional<HostInfo> remoteOwner(Context ctx, String identity) {
+        if (self == null || ctx.header(FORWARDED) != null) {
+            return Optional.empty();
+        }
+        KeyQueryMetadata owner = queries.owner(identity);
+        HostInfo active = owner == null ? null : owner.activeHost();
+        boolean remote = active != null && !active.equals(HostInfo.unavailable()) && !active.equals(self);
+        return remote ? Optional.of(active) : Optional.empty();
+    }
+
+    /** Passes the request on to the owner, once (the forwarded header stops any further hop). */
+    private void forward(Context ctx, HostInfo owner, HttpRequest.BodyPublisher body, String method) {
         String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
         URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + ctx.path() + query);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                .header(FORWARDED, self.host() + ":" + self.port()).method(method, body);
+        if (ctx.contentType() != null) {
+            request.header("Content-Type", ctx.contentType());
+        }
         try {
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                    .header(FORWARDED, self.host() + ":" + self.port()).GET().build(), HttpResponse.BodyHandlers.ofString());
-            ctx.status(response.statusCode()).contentType("application/json").result(response.body());
+            HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            ctx.status(response.statusCode()).contentType(response.headers().firstValue("Content-Type").orElse("application/json"))
+                    .result(response.body());
         } catch (IOException e) {
             throw new ApiError(ApiError.Code.OWNER_UNREACHABLE, "the instance owning this identity (" + owner + ") did not answer: " + e.getMessage());
         } catch (InterruptedException e) {
@@ -271,15 +285,9 @@ public final class HttpApi implements AutoCloseable {
         } catch (io.jolt.stream.protocol.DecodeException e) {
             throw new ApiError(ApiError.Code.BAD_SYNC_REQUEST, "not a device-writer sync request: " + e.getMessage());
         }
-        KeyQueryMetadata owner = queries.owner(request.identity());
-        HostInfo active = owner == null ? null : owner.activeHost();
-        if (self != null && active != null && !active.equals(HostInfo.unavailable()) && !active.equals(self) && ctx.header(FORWARDED) == null) {
-            URI uri = URI.create("http://" + active.host() + ":" + active.port() + ctx.path());
-            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                    .header(FORWARDED, self.host() + ":" + self.port()).header("Content-Type", SYNC_CONTENT_TYPE)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(ctx.bodyAsBytes())).build(), HttpResponse.BodyHandlers.ofByteArray());
-            ctx.status(response.statusCode()).contentType(response.headers().firstValue("Content-Type").orElse(SYNC_CONTENT_TYPE))
-                    .result(response.body());
+        Optional<HostInfo> owner = remoteOwner(ctx, request.identity());
+        if (owner.isPresent()) {
+            forward(ctx, owner.get(), HttpRequest.BodyPublishers.ofByteArray(ctx.bodyAsBytes()), "POST");
             return;
         }
         if (ctx.header(FORWARDED) == null) {

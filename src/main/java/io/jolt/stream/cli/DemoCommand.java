@@ -251,8 +251,9 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("  conflicts  %s%n", s.get("conflicts"));
         StringBuilder rejected = new StringBuilder();
         s.get("rejected_final").fields().forEachRemaining(e -> {
-            JsonHint generatedCount = new JsonHint(g.get(e.getKey()));
-            rejected.append(String.format("%s %,d%s  ", e.getKey(), e.getValue().asLong(), generatedCount.suffix()));
+            // Beside a count, what the workload planted of that reason, when it planted any.
+            String planted = g.has(e.getKey()) ? " (generated " + g.get(e.getKey()).asLong() + ")" : "";
+            rejected.append(String.format("%s %,d%s  ", e.getKey(), e.getValue().asLong(), planted));
         });
         out.printf("  rejected   %s%n", rejected.toString().strip());
         out.printf("             (%s verdict events on jolt.rejected.v1 as records arrived)%n", s.get("rejected_events"));
@@ -267,12 +268,5 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("  curl '%s/health'   curl '%s/metrics'%n", base, base);
         out.printf("  ./jolt write ... | curl -X POST --data-binary @- '%s/v1/records'%n", base);
         out.flush();
-    }
-
-    /** "(generated N)" beside a rejection count when the workload planted that many. */
-    private record JsonHint(com.fasterxml.jackson.databind.JsonNode generated) {
-        String suffix() {
-            return generated == null ? "" : " (generated " + generated.asLong() + ")";
-        }
     }
 }

@@ -61,8 +61,6 @@ public final class Workload {
     /** Progress of a long generation (for a progress bar). */
     public interface ProgressListener {
         void generated(int identities);
-
-        ProgressListener NONE = n -> {};
     }
 
     private static final class IdentityRecords {
