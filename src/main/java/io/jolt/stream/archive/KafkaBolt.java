@@ -13,6 +13,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.NotEnoughReplicasAfterAppendException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -24,14 +25,26 @@ import org.slf4j.LoggerFactory;
  * transaction and stop the live topology; outside it the archive is at-least-once (a task that
  * re-processes after an abort may append an operation twice: readers deduplicate by dot) and a
  * failed write is reported on {@code jolt.archive.losses.v1}, in the log and as a counter,
- * naming the dot, entry hash and source offset, never a bare count. A write that landed but lost
- * its durability promise is reported as degraded, not lost.
+ * naming the dot, entry hash and source offset, never a bare count.
+ *
+ * <p>Every write first asks for the promise of all in-sync replicas ({@code acks=all},
+ * idempotent). When the cluster cannot give it (fewer in-sync replicas than the topic's
+ * {@code min.insync.replicas}, or a write that kept failing for a retriable reason), the
+ * operation is written again to the partition leader alone ({@code acks=1}): if that lands, the
+ * operation is in the archive without its durability promise and is reported as
+ * {@code DEGRADED_DURABILITY}, not as lost; a write the broker appended before the replicas fell
+ * behind ({@code NotEnoughReplicasAfterAppend}) is reported the same way without a second write.
+ * Only what neither write could keep is {@code LOST}.
  */
 public final class KafkaBolt implements Bolt, AutoCloseable {
     public static final String LOSSES = "jolt.archive.losses.v1";
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBolt.class);
 
+    /** Attempts of the durable write before the leader-only one: bounded so that a missing promise surfaces in seconds. */
+    static final int DURABLE_RETRIES = 5;
+
     private final KafkaProducer<String, byte[]> producer;
+    private final KafkaProducer<String, byte[]> leaderOnly;
     private final ConfluentAvroSerde<ArchiveRecord> archive;
     private final ConfluentAvroSerde<ArchiveLoss> losses;
     private final AtomicLong written = new AtomicLong();
@@ -48,7 +61,15 @@ public final class KafkaBolt implements Bolt, AutoCloseable {
         // A broker that cannot be reached must not block the stream thread for long: that is a loss.
         p.setProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         p.setProperty(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+        p.setProperty(ProducerConfig.RETRIES_CONFIG, String.valueOf(DURABLE_RETRIES));
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        Properties leader = new Properties();
+        leader.putAll(p);
+        leader.setProperty(ProducerConfig.ACKS_CONFIG, "1");
+        leader.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false"); // idempotence requires acks=all
+        leader.setProperty(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        leader.remove(ProducerConfig.RETRIES_CONFIG);
+        this.leaderOnly = new KafkaProducer<>(leader, new StringSerializer(), new ByteArraySerializer());
         this.archive = new ConfluentAvroSerde<>(registry, ArchiveRecord.getClassSchema());
         this.losses = new ConfluentAvroSerde<>(registry, ArchiveLoss.getClassSchema());
         // Learn both topics now, so that the first append and the first loss report do not wait for metadata.
@@ -63,17 +84,37 @@ public final class KafkaBolt implements Bolt, AutoCloseable {
 
     @Override
     public void append(ArchiveRecord operation) {
+        ProducerRecord<String, byte[]> write;
         try {
-            producer.send(new ProducerRecord<>(Topics.ARCHIVE, operation.getIdentity(), archive.serialize(Topics.ARCHIVE, operation)),
-                    (metadata, error) -> {
-                        if (error == null) {
-                            written.incrementAndGet();
-                        } else if (error instanceof NotEnoughReplicasAfterAppendException) {
-                            report(operation, ArchiveLossKind.DEGRADED_DURABILITY, error);
-                        } else {
-                            report(operation, ArchiveLossKind.LOST, error);
-                        }
-                    });
+            write = new ProducerRecord<>(Topics.ARCHIVE, operation.getIdentity(), archive.serialize(Topics.ARCHIVE, operation));
+            producer.send(write, (metadata, error) -> {
+                if (error == null) {
+                    written.incrementAndGet();
+                } else if (error instanceof NotEnoughReplicasAfterAppendException) {
+                    written.incrementAndGet();
+                    report(operation, ArchiveLossKind.DEGRADED_DURABILITY, error);
+                } else if (error instanceof RetriableException) {
+                    writeToLeaderOnly(operation, write, error);
+                } else {
+                    report(operation, ArchiveLossKind.LOST, error);
+                }
+            });
+        } catch (RuntimeException e) {
+            report(operation, ArchiveLossKind.LOST, e);
+        }
+    }
+
+    /** The second write, without the replicas' promise: landed, it is degraded; failed, it is lost. */
+    private void writeToLeaderOnly(ArchiveRecord operation, ProducerRecord<String, byte[]> write, Exception durableError) {
+        try {
+            leaderOnly.send(write, (metadata, error) -> {
+                if (error == null) {
+                    written.incrementAndGet();
+                    report(operation, ArchiveLossKind.DEGRADED_DURABILITY, durableError);
+                } else {
+                    report(operation, ArchiveLossKind.LOST, error);
+                }
+            });
         } catch (RuntimeException e) {
             report(operation, ArchiveLossKind.LOST, e);
         }
@@ -121,13 +162,16 @@ public final class KafkaBolt implements Bolt, AutoCloseable {
         return degraded.get();
     }
 
-    /** Waits for every pending append (and loss report). */
+    /** Waits for every pending append (and loss report), second writes included. */
     public void flush() {
         producer.flush();
+        leaderOnly.flush();
+        producer.flush(); // reports of second writes go through the first producer
     }
 
     @Override
     public void close() {
         producer.close();
+        leaderOnly.close();
     }
 }

@@ -23,6 +23,14 @@ public sealed interface ArchiveOperation {
     /** A newly eligible TombstonePath. */
     record Remove(String identity, Entry entry, Source source) implements Content {}
 
-    /** The live side no longer holds this entry as eligible (a fork switch dropped its branch). */
-    record Compact(String identity, Entry entry) implements ArchiveOperation {}
+    /** The live side forgot this entry: it no longer holds it as eligible, or no longer holds it at all. */
+    record Compact(String identity, Entry entry, Cause cause) implements ArchiveOperation {}
+
+    /** Why the live side forgot. */
+    enum Cause {
+        /** Held while not eligible (unknown_device, pending) and dropped by the per-identity bound. */
+        HELD_BOUND,
+        /** Eligible once, no longer: its device's branch lost to another, or a revocation cut it off. */
+        FORK_SWITCH
+    }
 }

@@ -27,7 +27,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -54,16 +53,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * fork, a predecessor arriving for pending entries, a fork switch) re-evaluates the identity from
  * its stored records with the protocol core and emits only the difference. Both produce exactly
  * what {@link IdentityAssembler} computes from the set of records received.
+ *
+ * <p>The live side forgets in two ways, each reported on {@code jolt.compactions.v1} and sent to
+ * the bolt as a Compact (which it drops): entries held while not eligible beyond the
+ * {@link HeldBound}, and entries that stop being eligible when their branch loses.
  */
 final class IdentityProcessor implements Processor<String, byte[], Object, Object> {
     private final ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde;
     private final ConfluentAvroSerde<DeviceWriterEntry> entrySerde;
-    private final Map<ByteBuffer, Optional<PublicKey>> keys = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Optional<PublicKey>> eldest) {
-            return size() > 50_000;
-        }
-    };
+    private final HeldBound heldBound;
 
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<Bytes, byte[]> authority;
@@ -74,11 +72,14 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     private KeyValueStore<Bytes, byte[]> appends;
     private KeyValueStore<Bytes, byte[]> eligible;
     private KeyValueStore<Bytes, byte[]> emitted;
+    private KeyValueStore<Bytes, byte[]> held;
     private ProcessorMetrics metrics;
 
-    IdentityProcessor(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde) {
+    IdentityProcessor(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde,
+            HeldBound heldBound) {
         this.authoritySerde = authoritySerde;
         this.entrySerde = entrySerde;
+        this.heldBound = heldBound;
     }
 
     @Override
@@ -92,6 +93,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         appends = context.getStateStore(Stores.APPENDS);
         eligible = context.getStateStore(Stores.ELIGIBLE);
         emitted = context.getStateStore(Stores.EMITTED);
+        held = context.getStateStore(Stores.HELD);
         metrics = new ProcessorMetrics(context.metrics(), context.taskId());
     }
 
@@ -181,9 +183,14 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         if (device.isEmpty()) {
             // Kept in the entries store: a later Authorize re-evaluates the identity and admits it.
             emitRejection(identity, Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE), source, record);
+            long nowHeld = heldCount(identity) + 1;
+            held.put(Stores.identity(identity), uint64(nowHeld));
+            if (nowHeld > heldBound.max()) {
+                reevaluate(identity, source, record); // counts exactly and drops down to the low-water mark
+            }
             return;
         }
-        Optional<PublicKey> deviceKey = key(device.get().publicKey());
+        Optional<PublicKey> deviceKey = PublicKey.parse(device.get().publicKey());
         if (deviceKey.isEmpty()) {
             reevaluate(identity, source, record); // cannot happen for a verified authority; never skip verification
             return;
@@ -258,10 +265,12 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         forEach(authority, Stores.identity(identity), (k, v) -> authorityRecords.add(AuthorityRecord.fromWire(v)));
         List<EntryInput> inputs = new ArrayList<>();
         Map<Hash, Source> sources = new HashMap<>();
+        Map<Hash, Entry> stored = new HashMap<>();
         forEach(entries, Stores.identity(identity), (k, v) -> {
-            StoredEntry stored = StoredEntry.decode(v);
-            inputs.add(new EntryInput.Signed(stored.entry()));
-            sources.putIfAbsent(stored.entry().hash(), stored.source());
+            StoredEntry s = StoredEntry.decode(v);
+            inputs.add(new EntryInput.Signed(s.entry()));
+            sources.putIfAbsent(s.entry().hash(), s.source());
+            stored.putIfAbsent(s.entry().hash(), s.entry());
         });
         MergedState state = IdentityAssembler.assemble(identity, authorityRecords, inputs);
 
@@ -316,30 +325,97 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
                 forward(JoltTopology.CONFLICTS_SINK, identity, OutputRecords.equivocation(identity, evidence), record);
             }
         }
+        boundHeld(identity, state, stored, record);
     }
 
-    /** Insert/Remove for entries newly eligible, Compact for entries no longer eligible. */
+    /**
+     * Counts the entries held while not eligible and, beyond the bound, drops those with the
+     * greatest (device_sequence, device_id, entry_hash) down to the low-water mark. Held entries
+     * are on no branch, so dropping them leaves every eligible entry, and so the merged state,
+     * as it is: the state is the one of the records kept. A dropped entry is forgotten whole (its
+     * stored copies and its reported verdict), so received again it is treated as new.
+     */
+    private void boundHeld(String identity, MergedState state, Map<Hash, Entry> stored, Record<String, byte[]> record) {
+        Map<Hash, RejectionReason> heldAs = new HashMap<>();
+        for (Rejection row : state.rejected()) {
+            if (row.reason() == RejectionReason.UNKNOWN_DEVICE || row.reason() == RejectionReason.PENDING) {
+                heldAs.put(row.entryHash(), row.reason());
+            }
+        }
+        long count = heldAs.size();
+        if (count > heldBound.max()) {
+            List<Entry> byDrop = new ArrayList<>();
+            heldAs.keySet().forEach(h -> byDrop.add(stored.get(h)));
+            byDrop.sort(HELD_ORDER);
+            for (Entry e : byDrop.subList((int) heldBound.lowWater(), byDrop.size())) {
+                RejectionReason reason = heldAs.get(e.hash());
+                deletePrefix(entries, Stores.entryCopies(identity, e.deviceId(), e.sequence(), e.hash()));
+                emitted.delete(Stores.rejection(identity, e.hash(), reason));
+                forget(new ArchiveOperation.Compact(identity, e, ArchiveOperation.Cause.HELD_BOUND),
+                        io.jolt.stream.avro.RejectionKind.valueOf(reason.name()),
+                        "held as " + reason.wireName() + " beyond " + JoltConfig.HELD_MAX + "=" + heldBound.max(), record);
+            }
+            count = heldBound.lowWater();
+        }
+        if (count == 0) {
+            held.delete(Stores.identity(identity));
+        } else {
+            held.put(Stores.identity(identity), uint64(count));
+        }
+    }
+
+    /** Nearest a root first: what a later Authorize or predecessor can admit soonest stays longest. */
+    private static final java.util.Comparator<Entry> HELD_ORDER = java.util.Comparator
+            .<Entry, Long>comparing(Entry::sequence, Long::compareUnsigned)
+            .thenComparing(Entry::deviceId, Utf8.ORDER)
+            .thenComparing(Entry::hash);
+
+    private long heldCount(String identity) {
+        byte[] v = held.get(Stores.identity(identity));
+        return v == null ? 0 : ByteBuffer.wrap(v).getLong();
+    }
+
+    private static byte[] uint64(long n) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(n).array();
+    }
+
+    /** The live side forgot an entry: a Compact for the bolt (which drops it) and a named report. */
+    private void forget(ArchiveOperation.Compact compact, io.jolt.stream.avro.RejectionKind heldAs, String detail, Record<String, byte[]> record) {
+        metrics.compacted(compact.cause());
+        forward(JoltTopology.BOLT_FILTER, compact.identity(), compact, record);
+        forward(JoltTopology.COMPACTIONS_SINK, compact.identity(), OutputRecords.compaction(compact, heldAs, detail), record);
+    }
+
+    /**
+     * Insert/Remove for entries eligible for the first time, Compact for entries no longer
+     * eligible. An entry eligible again after a fork switch is not archived twice: the archive
+     * holds one operation per entry ever eligible.
+     */
     private void reconcileArchive(String identity, List<Entry> eligibleNow, Map<Hash, Source> sources, Source trigger, Record<String, byte[]> record) {
         Set<Bytes> now = new HashSet<>();
         for (Entry e : eligibleNow) {
             Bytes key = Stores.eligible(identity, e);
             now.add(key);
-            if (eligible.get(key) == null) {
+            byte[] was = eligible.get(key);
+            if (was == null || !Stores.isEligibleNow(was)) {
                 eligible.put(key, Stores.EMPTY);
+            }
+            if (was == null) {
                 emitArchive(identity, e, sources.getOrDefault(e.hash(), trigger), record);
             }
         }
         List<Bytes> dropped = new ArrayList<>();
         forEach(eligible, Stores.identity(identity), (k, v) -> {
-            if (!now.contains(k)) {
+            if (Stores.isEligibleNow(v) && !now.contains(k)) {
                 dropped.add(k);
             }
         });
         for (Bytes key : dropped) {
-            eligible.delete(key);
+            eligible.put(key, Stores.NO_LONGER_ELIGIBLE);
             Entry forgotten = findEntry(key);
             if (forgotten != null) {
-                forward(JoltTopology.BOLT_FILTER, identity, new ArchiveOperation.Compact(identity, forgotten), record);
+                forget(new ArchiveOperation.Compact(identity, forgotten, ArchiveOperation.Cause.FORK_SWITCH), null,
+                        "no longer eligible: its branch lost, or a revocation cut it off", record);
             }
         }
     }
@@ -419,10 +495,6 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         Map<String, SingletonState> out = new TreeMap<>(Utf8.ORDER);
         byPath.forEach((path, active) -> SingletonMerge.merge(path, active).ifPresent(s -> out.put(path, s)));
         return out;
-    }
-
-    private Optional<PublicKey> key(byte[] raw) {
-        return keys.computeIfAbsent(ByteBuffer.wrap(raw), k -> PublicKey.parse(raw));
     }
 
     private interface KeyValueAction {

@@ -20,6 +20,7 @@ public final class JoltConfig {
     public static final String TOPIC_REPLICATION = "jolt.topics.replication";
     public static final String ROCKSDB_CACHE_BYTES = "jolt.rocksdb.cache.bytes";
     public static final String ROCKSDB_WRITE_BUFFER_BYTES = "jolt.rocksdb.write.buffer.bytes";
+    public static final String HELD_MAX = "jolt.live.held.max";
 
     private final Properties properties;
 
@@ -46,7 +47,8 @@ public final class JoltConfig {
             "JOLT_APPLICATION_SERVER", StreamsConfig.APPLICATION_SERVER_CONFIG,
             "JOLT_COMMIT_INTERVAL_MS", StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
             "JOLT_TOPICS_PARTITIONS", TOPIC_PARTITIONS,
-            "JOLT_TOPICS_REPLICATION", TOPIC_REPLICATION);
+            "JOLT_TOPICS_REPLICATION", TOPIC_REPLICATION,
+            "JOLT_LIVE_HELD_MAX", HELD_MAX);
 
     public static JoltConfig of(Properties given, Map<String, String> environment) {
         Properties p = new Properties();
@@ -74,6 +76,7 @@ public final class JoltConfig {
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
         p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(512L << 20));
         p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(256L << 20));
+        p.putIfAbsent(HELD_MAX, String.valueOf(HeldBound.DEFAULT.max()));
         return new JoltConfig(p);
     }
 
@@ -90,6 +93,16 @@ public final class JoltConfig {
         p.putAll(properties);
         p.setProperty(key, value);
         return new JoltConfig(p);
+    }
+
+    /** The per-identity bound on entries held while not eligible. */
+    public HeldBound heldBound() {
+        String v = properties.getProperty(HELD_MAX);
+        try {
+            return new HeldBound(Long.parseLong(v.strip()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(HELD_MAX + " must be a whole number, not \"" + v + "\"");
+        }
     }
 
     public Integer topicPartitions() {

@@ -2,6 +2,7 @@ package io.jolt.stream.kafka;
 
 import io.jolt.stream.archive.Bolt;
 import io.jolt.stream.avro.AuthorityRecord;
+import io.jolt.stream.avro.Compaction;
 import io.jolt.stream.avro.ConflictEvent;
 import io.jolt.stream.avro.DeviceWriterEntry;
 import io.jolt.stream.avro.RejectedRecord;
@@ -20,6 +21,7 @@ import org.apache.kafka.streams.Topology;
  *                          ├─► jolt.state.v1      resolution per identity|path (compacted)
  *                          ├─► jolt.conflicts.v1  losing active heads, equivocation evidence
  *                          ├─► jolt.rejected.v1   reason, rule, source offset, raw bytes of undecodable input
+ *                          ├─► jolt.compactions.v1 what the live side forgot (held-bound evictions, fork switches)
  *                          └─► bolt-filter (drops Compact) ─► the bolt's own producer ─► jolt.archive.v1 (Insert / Remove only)
  * </pre>
  *
@@ -33,25 +35,31 @@ public final class JoltTopology {
     static final String STATE_SINK = "state-sink";
     static final String CONFLICTS_SINK = "conflicts-sink";
     static final String REJECTED_SINK = "rejected-sink";
+    static final String COMPACTIONS_SINK = "compactions-sink";
     static final String BOLT_FILTER = "bolt-filter";
 
     private JoltTopology() {}
 
+    /** The topology with the default bound on held entries. */
     public static Topology build(SchemaRegistry registry, Bolt bolt) {
+        return build(registry, bolt, HeldBound.DEFAULT);
+    }
+
+    public static Topology build(SchemaRegistry registry, Bolt bolt, HeldBound heldBound) {
         ConfluentAvroSerde<AuthorityRecord> authority = new ConfluentAvroSerde<>(registry, AuthorityRecord.getClassSchema());
         ConfluentAvroSerde<DeviceWriterEntry> entries = new ConfluentAvroSerde<>(registry, DeviceWriterEntry.getClassSchema());
 
         Topology topology = new Topology();
         topology.addSource(AUTHORITY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.AUTHORITY);
         topology.addSource(ENTRIES_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.ENTRIES);
-        topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries), AUTHORITY_SOURCE, ENTRIES_SOURCE);
+        topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries, heldBound), AUTHORITY_SOURCE, ENTRIES_SOURCE);
         for (String store : Stores.ALL) {
             var builder = org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
                     org.apache.kafka.streams.state.Stores.persistentKeyValueStore(store), Serdes.Bytes(), Serdes.ByteArray());
-            // The summary and a path's heads are rewritten by every hot-path entry that touches them:
+            // The summary, a path's heads and the held count are rewritten by every hot-path entry that touches them:
             // a cache folds those rewrites into one changelog record per commit. Stores the hot path
             // reads by prefix scans stay uncached.
-            boolean rewritten = Stores.IDENTITIES.equals(store) || Stores.HEADS.equals(store);
+            boolean rewritten = Stores.IDENTITIES.equals(store) || Stores.HEADS.equals(store) || Stores.HELD.equals(store);
             topology.addStateStore(rewritten ? builder.withCachingEnabled() : builder.withCachingDisabled(), IDENTITY_PROCESSOR);
         }
         topology.addSink(STATE_SINK, Topics.STATE, Serdes.ByteArray().serializer(),
@@ -60,6 +68,8 @@ public final class JoltTopology {
                 new ConfluentAvroSerde<ConflictEvent>(registry, ConflictEvent.getClassSchema()), IDENTITY_PROCESSOR);
         topology.addSink(REJECTED_SINK, Topics.REJECTED, Serdes.String().serializer(),
                 new ConfluentAvroSerde<RejectedRecord>(registry, RejectedRecord.getClassSchema()), IDENTITY_PROCESSOR);
+        topology.addSink(COMPACTIONS_SINK, Topics.COMPACTIONS, Serdes.String().serializer(),
+                new ConfluentAvroSerde<Compaction>(registry, Compaction.getClassSchema()), IDENTITY_PROCESSOR);
         topology.addProcessor(BOLT_FILTER, () -> new BoltFilter(bolt), IDENTITY_PROCESSOR);
         return topology;
     }

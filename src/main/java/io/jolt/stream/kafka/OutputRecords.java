@@ -1,5 +1,7 @@
 package io.jolt.stream.kafka;
 
+import io.jolt.stream.avro.Compaction;
+import io.jolt.stream.avro.CompactionCause;
 import io.jolt.stream.avro.ConflictEvent;
 import io.jolt.stream.avro.ConflictKind;
 import io.jolt.stream.avro.HeadRef;
@@ -66,5 +68,11 @@ final class OutputRecords {
         return new RejectedRecord(identity, RejectionKind.INVALID_ENTRY, rule, detail,
                 entry == null ? null : AvroRecords.hash32(entry.hash()), entry == null ? null : entry.deviceId(),
                 entry == null ? null : entry.sequence(), source.topic(), source.partition(), source.offset(), null, null);
+    }
+
+    static Compaction compaction(ArchiveOperation.Compact forgotten, RejectionKind heldAs, String detail) {
+        Entry e = forgotten.entry();
+        return new Compaction(CompactionCause.valueOf(forgotten.cause().name()), forgotten.identity(), e.deviceId(), e.sequence(),
+                AvroRecords.hash32(e.hash()), heldAs, detail);
     }
 }

@@ -22,12 +22,14 @@ public final class ProcessorMetrics {
     public static final String REEVALUATIONS = "reevaluations-total";
     public static final String REJECTED = "rejected-total";
     public static final String CONFLICTS = "conflict-events-total";
+    public static final String COMPACTED = "compacted-total";
 
     final Sensor verified;
     final Sensor hotPath;
     final Sensor reevaluations;
     final Sensor conflicts;
     private final Map<RejectionKind, Sensor> rejected = new EnumMap<>(RejectionKind.class);
+    private final Map<ArchiveOperation.Cause, Sensor> compacted = new EnumMap<>(ArchiveOperation.Cause.class);
     private final StreamsMetrics metrics;
     private final TaskId task;
 
@@ -41,6 +43,14 @@ public final class ProcessorMetrics {
         for (RejectionKind kind : RejectionKind.values()) {
             rejected.put(kind, counter(REJECTED, "records reported on jolt.rejected.v1", Map.of("reason", kind.name().toLowerCase(java.util.Locale.ROOT))));
         }
+        for (ArchiveOperation.Cause cause : ArchiveOperation.Cause.values()) {
+            compacted.put(cause, counter(COMPACTED, "entries the live side forgot, reported on jolt.compactions.v1",
+                    Map.of("reason", cause.name().toLowerCase(java.util.Locale.ROOT))));
+        }
+    }
+
+    void compacted(ArchiveOperation.Cause cause) {
+        compacted.get(cause).record();
     }
 
     void rejected(RejectionKind kind) {
@@ -61,5 +71,6 @@ public final class ProcessorMetrics {
         metrics.removeSensor(reevaluations);
         metrics.removeSensor(conflicts);
         rejected.values().forEach(metrics::removeSensor);
+        compacted.values().forEach(metrics::removeSensor);
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -84,10 +85,14 @@ final class StoreSyncHistory implements SyncHistory {
         List<Entry> out = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = eligible.range(from, Bytes.increment(device))) {
             while (it.hasNext() && out.size() < max) {
-                byte[] key = it.next().key.get();
+                KeyValue<Bytes, byte[]> next = it.next();
+                byte[] key = next.key.get();
                 byte[] prefix = device.get();
                 if (key.length < prefix.length + 8 + Hash.LENGTH || !Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
                     break;
+                }
+                if (!Stores.isEligibleNow(next.value)) {
+                    continue; // archived once, off the chosen branch since
                 }
                 long sequence = java.nio.ByteBuffer.wrap(key, prefix.length, 8).getLong();
                 Hash hash = Hash.of(Arrays.copyOfRange(key, prefix.length + 8, prefix.length + 8 + Hash.LENGTH));

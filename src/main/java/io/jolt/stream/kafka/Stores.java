@@ -27,14 +27,22 @@ final class Stores {
     static final String OBSERVED = "jolt-observed";
     /** (identity, path, created_at, sequence, device, hash) → EntryW of an eligible append record, in enumeration order */
     static final String APPENDS = "jolt-appends";
-    /** (identity, device, sequence, hash) → (empty): eligible entries already sent to the bolt */
+    /**
+     * (identity, device, sequence, hash) → entries sent to the bolt: empty while eligible,
+     * {@link #NO_LONGER_ELIGIBLE} after a fork switch took them off the chosen branch (kept, so
+     * that an entry eligible again is not archived twice).
+     */
     static final String ELIGIBLE = "jolt-eligible";
     /** (identity, kind, ...) → (empty): diagnostics already emitted, so re-evaluations do not repeat them */
     static final String EMITTED = "jolt-emitted";
 
-    static final List<String> ALL = List.of(AUTHORITY, ENTRIES, IDENTITIES, HEADS, OBSERVED, APPENDS, ELIGIBLE, EMITTED);
+    /** (identity) → uint64: how many distinct entries are held while not eligible (unknown_device, pending) */
+    static final String HELD = "jolt-held";
+
+    static final List<String> ALL = List.of(AUTHORITY, ENTRIES, IDENTITIES, HEADS, OBSERVED, APPENDS, ELIGIBLE, EMITTED, HELD);
 
     static final byte[] EMPTY = new byte[0];
+    static final byte[] NO_LONGER_ELIGIBLE = {1};
 
     private Stores() {}
 
@@ -48,6 +56,11 @@ final class Stores {
 
     static Bytes entry(Entry e) {
         return StoreKey.of(e.body().identity()).text(e.deviceId()).uint64(e.sequence()).hash(e.hash()).bytes(e.signature()).toBytes();
+    }
+
+    /** Every stored copy (signature) of one entry. */
+    static Bytes entryCopies(String identity, String device, long sequence, Hash hash) {
+        return StoreKey.of(identity).text(device).uint64(sequence).hash(hash).toBytes();
     }
 
     static Bytes device(String identity, String device) {
@@ -98,6 +111,10 @@ final class Stores {
 
     static Bytes eligible(String identity, Entry e) {
         return StoreKey.of(identity).text(e.deviceId()).uint64(e.sequence()).hash(e.hash()).toBytes();
+    }
+
+    static boolean isEligibleNow(byte[] eligibleValue) {
+        return eligibleValue.length == 0;
     }
 
     static Bytes rejection(String identity, Hash hash, RejectionReason reason) {

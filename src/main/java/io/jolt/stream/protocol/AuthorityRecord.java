@@ -65,7 +65,7 @@ public final class AuthorityRecord {
     }
 
     boolean signatureVerifies(PublicKey root) {
-        return root.verify(bodyBytes, signature);
+        return VerifiedOnce.verify(root, hash, bodyBytes, signature);
     }
 
     @Override

@@ -81,7 +81,7 @@ public final class Entry {
     }
 
     public boolean signatureVerifies(PublicKey deviceKey) {
-        return deviceKey.verify(bodyBytes, signature);
+        return VerifiedOnce.verify(deviceKey, hash, bodyBytes, signature);
     }
 
     /** Signature order for picking one of two valid copies of one body (PROTOCOL §8: the lesser). */

@@ -25,6 +25,10 @@ public final class PublicKey {
         if (raw32.length != LENGTH) {
             return Optional.empty();
         }
+        return VerifiedOnce.parse(raw32, PublicKey::check);
+    }
+
+    private static Optional<PublicKey> check(byte[] raw32) {
         byte[] copy = raw32.clone();
         Ed25519.PublicPoint point = Ed25519.validatePublicKeyFullExport(copy, 0);
         return point == null ? Optional.empty() : Optional.of(new PublicKey(copy, point));

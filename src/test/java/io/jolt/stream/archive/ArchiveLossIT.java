@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -87,5 +88,62 @@ class ArchiveLossIT {
         }
         assertThat(named).as("the losses name exactly the eligible entries the archive misses").isEqualTo(eligible);
         assertThat(lost).isEqualTo(losses.size());
+    }
+
+    /**
+     * The archive asks for the promise of two in-sync replicas (replication 2,
+     * min.insync.replicas 2) and one of the two brokers stops: every operation is still written
+     * (to the leader alone) and reported as DEGRADED_DURABILITY, never as lost; when the broker
+     * is back, every one of them is in the archive. (On one broker
+     * this cannot be staged: Kafka 4 caps a topic's min.insync.replicas at its replication
+     * factor, so a topic asking for more than it has is simply served.)
+     */
+    @Test
+    void writesWithoutTheReplicasPromiseAreReportedAsDegradedNotLost() throws Exception {
+        try (KafkaBroker cluster = KafkaBroker.start(2)) {
+            StreamHarness harness = new StreamHarness(cluster);
+            InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+            List<VectorRecords> records = VectorRecords.of("simple", registry);
+            JoltConfig config = harness.config("jolt-it-degraded", StreamHarness.tempStateDir("degraded"), 1)
+                    .with(JoltConfig.TOPIC_REPLICATION, "2")
+                    .with("replication.factor", "2"); // the changelogs too: the service must outlive a broker
+            long written;
+            long lost;
+            try (var service = harness.start(config, registry); var admin = cluster.admin()) {
+                Map<ConfigResource, Collection<AlterConfigOp>> twoReplicas = Map.of(new ConfigResource(ConfigResource.Type.TOPIC, Topics.ARCHIVE),
+                        List.of(new AlterConfigOp(new ConfigEntry("min.insync.replicas", "2"), AlterConfigOp.OpType.SET)));
+                admin.incrementalAlterConfigs(twoReplicas).all().get(30, TimeUnit.SECONDS);
+                cluster.stopNode(2);
+                harness.produce(records);
+                harness.awaitProcessed("jolt-it-degraded", Duration.ofSeconds(90));
+                service.bolt().flush();
+                written = service.bolt().written();
+                lost = service.bolt().lost();
+            }
+            // Kafka 4 keeps the high watermark below min.insync.replicas in-sync copies: the
+            // degraded writes are in the leader's log, readable once the replica is back in sync.
+            cluster.restartNode(2);
+
+            List<ArchiveLoss> reports = harness.readAll(KafkaBolt.LOSSES, new StringDeserializer(),
+                    new ConfluentAvroSerde<ArchiveLoss>(registry, ArchiveLoss.getClassSchema())).stream().map(r -> r.value()).toList();
+            List<ConsumerRecord<String, byte[]>> archived = awaitArchive(harness, (int) written, Duration.ofSeconds(60));
+            assertThat(lost).isZero();
+            assertThat(archived).as("every operation is in the archive").isNotEmpty().hasSize((int) written);
+            assertThat(reports).hasSize(archived.size()).allSatisfy(r -> {
+                assertThat(r.getKind()).isEqualTo(ArchiveLossKind.DEGRADED_DURABILITY);
+                assertThat(r.getError()).contains("NotEnoughReplicas");
+            });
+        }
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> awaitArchive(StreamHarness harness, int expected, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<ConsumerRecord<String, byte[]>> archived = harness.readAll(Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer());
+            if (archived.size() >= expected || System.nanoTime() > deadline) {
+                return archived;
+            }
+            Thread.sleep(500);
+        }
     }
 }

@@ -36,4 +36,14 @@ class JoltConfigTest {
         assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of()).streamsProperties())
                 .hasMessageContaining("JOLT_BOOTSTRAP_SERVERS");
     }
+
+    @Test
+    void theHeldBoundDefaultsToTenThousandAndRefusesWhatIsNotACount() {
+        assertThat(JoltConfig.of(new Properties(), Map.of()).heldBound()).isEqualTo(HeldBound.DEFAULT);
+        assertThat(JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_HELD_MAX", "500")).heldBound().max()).isEqualTo(500);
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_HELD_MAX", "lots")).heldBound())
+                .hasMessageContaining("jolt.live.held.max").hasMessageContaining("lots");
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_HELD_MAX", "-1")).heldBound())
+                .hasMessageContaining("at least 0");
+    }
 }

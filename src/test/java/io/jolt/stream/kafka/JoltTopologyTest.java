@@ -45,19 +45,24 @@ public class JoltTopologyTest {
     }
 
     /** What the driver produced, read back. */
-    public record Outputs(Map<String, StateChange> state, List<RejectedRecord> rejected, List<ArchiveRecord> archive) {}
+    public record Outputs(Map<String, StateChange> state, List<RejectedRecord> rejected, List<ArchiveRecord> archive,
+            List<io.jolt.stream.avro.Compaction> compactions) {}
 
     static Outputs run(List<VectorRecords> records) {
         return run(records, InMemorySchemaRegistry.seeded());
     }
 
     public static Outputs run(List<VectorRecords> records, io.jolt.stream.kafka.serde.SchemaRegistry registry) {
+        return run(records, registry, HeldBound.DEFAULT);
+    }
+
+    static Outputs run(List<VectorRecords> records, io.jolt.stream.kafka.serde.SchemaRegistry registry, HeldBound heldBound) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "jolt-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, "target/driver-state");
         List<ArchiveRecord> archive = new java.util.ArrayList<>();
-        try (TopologyTestDriver driver = new TopologyTestDriver(JoltTopology.build(registry, archive::add), props)) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(JoltTopology.build(registry, archive::add, heldBound), props)) {
             Map<String, TestInputTopic<String, byte[]>> inputs = Map.of(
                     Topics.AUTHORITY, driver.createInputTopic(Topics.AUTHORITY, Serdes.String().serializer(), Serdes.ByteArray().serializer()),
                     Topics.ENTRIES, driver.createInputTopic(Topics.ENTRIES, Serdes.String().serializer(), Serdes.ByteArray().serializer()));
@@ -70,7 +75,9 @@ public class JoltTopologyTest {
             state.readKeyValuesToList().forEach(kv -> table.put(kv.value.getIdentity() + "|" + kv.value.getPath(), kv.value));
             List<RejectedRecord> rejected = driver.createOutputTopic(Topics.REJECTED, Serdes.String().deserializer(),
                     new ConfluentAvroSerde<RejectedRecord>(registry, RejectedRecord.getClassSchema())).readValuesToList();
-            return new Outputs(table, rejected, archive);
+            List<io.jolt.stream.avro.Compaction> compactions = driver.createOutputTopic(Topics.COMPACTIONS, Serdes.String().deserializer(),
+                    new ConfluentAvroSerde<io.jolt.stream.avro.Compaction>(registry, io.jolt.stream.avro.Compaction.getClassSchema())).readValuesToList();
+            return new Outputs(table, rejected, archive, compactions);
         }
     }
 

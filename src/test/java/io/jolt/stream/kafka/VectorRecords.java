@@ -20,6 +20,16 @@ public record VectorRecords(String topic, String key, byte[] value, Object recor
         return of(Vectors.lines(kind), registry);
     }
 
+    /** Topic records of protocol values (authority records and entries), in the order given. */
+    public static List<VectorRecords> ofRecords(List<?> records, SchemaRegistry registry) {
+        List<byte[]> lines = new ArrayList<>();
+        for (Object r : records) {
+            String line = r instanceof AuthorityRecord a ? RecordJson.write(a) : RecordJson.write((Entry) r);
+            lines.add(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return of(lines, registry);
+    }
+
     public static List<VectorRecords> of(List<byte[]> lines, SchemaRegistry registry) {
         ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authority =
                 new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());

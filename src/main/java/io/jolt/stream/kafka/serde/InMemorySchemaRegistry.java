@@ -30,6 +30,7 @@ public final class InMemorySchemaRegistry implements SchemaRegistry {
         registry.register(Topics.CONFLICTS + "-value", ConflictEvent.getClassSchema());
         registry.register(Topics.REJECTED + "-value", RejectedRecord.getClassSchema());
         registry.register(Topics.ARCHIVE + "-value", ArchiveRecord.getClassSchema());
+        registry.register(Topics.COMPACTIONS + "-value", io.jolt.stream.avro.Compaction.getClassSchema());
         return registry;
     }
 

@@ -5,6 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jolt.stream.avro.ArchiveKind;
+import io.jolt.stream.avro.Compaction;
+import io.jolt.stream.avro.CompactionCause;
+import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
+import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.EntryInput;
+import io.jolt.stream.protocol.Hex;
+import io.jolt.stream.protocol.MergedState;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
@@ -74,5 +86,65 @@ class ArchiveReplayIT {
             }
         }
         assertThat(all).hasSize(eligible);
+    }
+
+    /**
+     * Every scenario in reverse (entries before their Authorize, successors before predecessors),
+     * with a held bound of 3: the live side forgets (held entries dropped, branches switched),
+     * while the archive keeps exactly one Insert/Remove for every entry that was ever eligible,
+     * and none for an entry that never was.
+     */
+    @Test
+    void theArchiveKeepsWhatTheLiveSideForgets(KafkaBroker broker) throws Exception {
+        StreamHarness harness = new StreamHarness(broker);
+        harness.resetTopics();
+        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        List<VectorRecords> records = new ArrayList<>();
+        for (String kind : Vectors.kinds()) {
+            records.addAll(VectorRecords.of(kind, registry));
+        }
+        Collections.reverse(records);
+        JoltConfig config = harness.config("jolt-it-forget", StreamHarness.tempStateDir("forget"), 1).with(JoltConfig.HELD_MAX, "3");
+        try (var service = harness.start(config, registry)) {
+            harness.produce(records);
+            harness.awaitProcessed("jolt-it-forget", Duration.ofSeconds(90));
+            service.bolt().flush();
+        }
+
+        List<Compaction> compactions = harness.readAll(Topics.COMPACTIONS, new StringDeserializer(),
+                new ConfluentAvroSerde<Compaction>(registry, Compaction.getClassSchema())).stream().map(r -> r.value()).toList();
+        assertThat(compactions).extracting(Compaction::getCause).as("the live side forgot").contains(CompactionCause.HELD_BOUND);
+        Set<String> dropped = new HashSet<>();
+        Set<String> switchedAway = new HashSet<>();
+        compactions.forEach(c -> (c.getCause() == CompactionCause.HELD_BOUND ? dropped : switchedAway)
+                .add(c.getIdentity() + "/" + c.getDeviceId() + "#" + c.getDeviceSequence() + ":" + Hex.encode(c.getEntryHash().bytes())));
+
+        // The live state is the merge of the records kept: what the bound dropped counts as never received.
+        Map<String, List<Object>> kept = new TreeMap<>();
+        for (VectorRecords r : records) {
+            if (!(r.record() instanceof Entry e && dropped.contains(dot(r.key(), e)))) {
+                kept.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.record());
+            }
+        }
+        Set<String> everEligible = new HashSet<>(switchedAway);
+        kept.forEach((identity, recs) -> {
+            MergedState state = IdentityAssembler.assemble(identity,
+                    recs.stream().filter(AuthorityRecord.class::isInstance).map(AuthorityRecord.class::cast).toList(),
+                    recs.stream().filter(Entry.class::isInstance).map(e -> (EntryInput) new EntryInput.Signed((Entry) e)).toList());
+            state.deviceLogs().forEach(log -> log.eligible().forEach(e -> everEligible.add(dot(identity, e))));
+        });
+
+        List<String> archived = new ArrayList<>();
+        for (ArchiveReplay.Archived a : new ArchiveReplay(broker.bootstrapServers(), registry).read(null, null, null)) {
+            assertThat(a.kind()).isIn(ArchiveKind.INSERT, ArchiveKind.REMOVE);
+            archived.add(dot(a.identity(), a.entry()));
+        }
+        assertThat(archived).as("one operation per entry ever eligible").doesNotHaveDuplicates();
+        assertThat(new HashSet<>(archived)).isEqualTo(everEligible);
+        assertThat(archived).as("an entry dropped while held was never eligible").doesNotContainAnyElementsOf(dropped);
+    }
+
+    private static String dot(String identity, Entry e) {
+        return identity + "/" + e.deviceId() + "#" + e.sequence() + ":" + e.hash().hex();
     }
 }

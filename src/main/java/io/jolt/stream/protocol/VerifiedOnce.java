@@ -1,0 +1,72 @@
+package io.jolt.stream.protocol;
+
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Remembers what this process already proved with Ed25519: which 32-byte keys are usable, and
+ * which (key, body hash, signature) triples verified. Both are pure functions of their inputs,
+ * so remembering them changes no outcome; it spares an identity's re-evaluation the 60–100 µs
+ * equation for every record it reads again, and a key's full-order check (more than a verify)
+ * every time an authority is re-verified. A body is named by its BLAKE3 hash, so a remembered
+ * triple cannot vouch for another body. Only successes are remembered: a failure is never
+ * cached into a success, and bad records are rare enough to check again. Bounded, least
+ * recently used first out, and safe to share between stream threads. (An unusable key is
+ * remembered as unusable: that check, too, depends on the 32 bytes alone.)
+ */
+final class VerifiedOnce {
+    private static final Lru<ByteBuffer, Boolean> SIGNATURES = new Lru<>(1 << 17);
+    private static final Lru<ByteBuffer, Optional<PublicKey>> KEYS = new Lru<>(1 << 14);
+
+    private VerifiedOnce() {}
+
+    static boolean verify(PublicKey key, Hash bodyHash, byte[] body, byte[] signature) {
+        if (signature.length != 64) {
+            return false;
+        }
+        ByteBuffer triple = ByteBuffer.allocate(32 + 32 + 64).put(key.bytes()).put(bodyHash.bytes()).put(signature).flip();
+        if (SIGNATURES.get(triple) != null) {
+            return true;
+        }
+        boolean ok = key.verify(body, signature);
+        if (ok) {
+            SIGNATURES.put(triple, Boolean.TRUE);
+        }
+        return ok;
+    }
+
+    static Optional<PublicKey> parse(byte[] raw32, Function<byte[], Optional<PublicKey>> check) {
+        ByteBuffer raw = ByteBuffer.wrap(raw32.clone());
+        Optional<PublicKey> known = KEYS.get(raw);
+        if (known != null) {
+            return known;
+        }
+        Optional<PublicKey> checked = check.apply(raw32);
+        KEYS.put(raw, checked);
+        return checked;
+    }
+
+    private static final class Lru<K, V> {
+        private final Map<K, V> map;
+
+        Lru(int capacity) {
+            this.map = new LinkedHashMap<>(1024, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        synchronized V get(K key) {
+            return map.get(key);
+        }
+
+        synchronized void put(K key, V value) {
+            map.put(key, value);
+        }
+    }
+}
