@@ -14,6 +14,8 @@ public final class ApiError extends RuntimeException {
         BAD_SYNC_REQUEST(400),
         PATH_NOT_FOUND(404),
         PATH_TOMBSTONED(410),
+        /** A sync answer would need history this provider forgot (superseded history past its retention). */
+        HISTORY_FORGOTTEN(410),
         IDENTITY_NOT_FOUND(404),
         BODY_TOO_LARGE(413),
         NOT_READY(503),

@@ -15,6 +15,7 @@ import io.jolt.stream.protocol.Resolution;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import io.jolt.stream.protocol.sync.SyncRequest;
+import io.jolt.stream.protocol.sync.HistoryForgottenException;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.protocol.sync.SyncResponse;
 import io.micrometer.core.instrument.Counter;
@@ -29,6 +30,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -293,7 +295,14 @@ public final class HttpApi implements AutoCloseable {
         if (ctx.header(FORWARDED) == null) {
             ingestPushed(request);
         }
-        SyncResponse response = SyncResponder.answer(queries.syncHistory(request.identity()).orElse(null), request, syncLimits).response();
+        SyncResponse response;
+        try {
+            response = SyncResponder.answer(queries.syncHistory(request.identity()).orElse(null), request, syncLimits).response();
+        } catch (HistoryForgottenException e) {
+            ObjectNode details = JSON.createObjectNode().put("device_id", e.deviceId())
+                    .put("floor_sequence", Long.toUnsignedString(e.floor().sequence())).put("floor_entry_hash", e.floor().hash().hex());
+            throw new ApiError(ApiError.Code.HISTORY_FORGOTTEN, e.getMessage(), details);
+        }
         ctx.contentType(SYNC_CONTENT_TYPE).result(response.encode());
     }
 

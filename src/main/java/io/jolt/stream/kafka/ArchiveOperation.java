@@ -31,6 +31,8 @@ public sealed interface ArchiveOperation {
         /** Held while not eligible (unknown_device, pending) and dropped by the per-identity bound. */
         HELD_BOUND,
         /** Eligible once, no longer: its device's branch lost to another, or a revocation cut it off. */
-        FORK_SWITCH
+        FORK_SWITCH,
+        /** Superseded singleton history older than the retention (see {@link io.jolt.stream.protocol.CompactedHistory}). */
+        SUPERSEDED_RETENTION
     }
 }

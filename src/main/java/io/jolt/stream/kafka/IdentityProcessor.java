@@ -3,6 +3,7 @@ package io.jolt.stream.kafka;
 import io.jolt.stream.avro.DeviceWriterEntry;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.DecodeException;
 import io.jolt.stream.protocol.Defect;
 import io.jolt.stream.protocol.DeviceAuthority;
@@ -37,6 +38,7 @@ import java.util.TreeSet;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -54,14 +56,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * its stored records with the protocol core and emits only the difference. Both produce exactly
  * what {@link IdentityAssembler} computes from the set of records received.
  *
- * <p>The live side forgets in two ways, each reported on {@code jolt.compactions.v1} and sent to
- * the bolt as a Compact (which it drops): entries held while not eligible beyond the
- * {@link HeldBound}, and entries that stop being eligible when their branch loses.
+ * <p>The live side forgets in three ways, each reported on {@code jolt.compactions.v1} and sent
+ * to the bolt as a Compact (which it drops): entries held while not eligible beyond a bound,
+ * entries that stop being eligible when their branch loses, and, when configured, superseded
+ * singleton history past its retention (a sweep on wall-clock time; see {@link LiveForgetting}).
  */
 final class IdentityProcessor implements Processor<String, byte[], Object, Object> {
     private final ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde;
     private final ConfluentAvroSerde<DeviceWriterEntry> entrySerde;
-    private final HeldBound heldBound;
+    private final LiveForgetting forgetting;
 
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<Bytes, byte[]> authority;
@@ -73,13 +76,16 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     private KeyValueStore<Bytes, byte[]> eligible;
     private KeyValueStore<Bytes, byte[]> emitted;
     private KeyValueStore<Bytes, byte[]> held;
+    private KeyValueStore<Bytes, byte[]> compacted;
+    /** Where the sweep of superseded history resumes: the last identity it visited (this instance's memory only). */
+    private Bytes sweptUpTo;
     private ProcessorMetrics metrics;
 
     IdentityProcessor(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde,
-            HeldBound heldBound) {
+            LiveForgetting forgetting) {
         this.authoritySerde = authoritySerde;
         this.entrySerde = entrySerde;
-        this.heldBound = heldBound;
+        this.forgetting = forgetting;
     }
 
     @Override
@@ -94,6 +100,10 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         eligible = context.getStateStore(Stores.ELIGIBLE);
         emitted = context.getStateStore(Stores.EMITTED);
         held = context.getStateStore(Stores.HELD);
+        compacted = context.getStateStore(Stores.COMPACTED);
+        if (forgetting.forgetsSupersededHistory()) {
+            context.schedule(forgetting.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweepSupersededHistory);
+        }
         metrics = new ProcessorMetrics(context.metrics(), context.taskId());
     }
 
@@ -185,7 +195,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             emitRejection(identity, Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE), source, record);
             long nowHeld = heldCount(identity) + 1;
             held.put(Stores.identity(identity), uint64(nowHeld));
-            if (nowHeld > heldBound.max()) {
+            if (nowHeld > forgetting.heldMax()) {
                 reevaluate(identity, source, record); // counts exactly and drops down to the low-water mark
             }
             return;
@@ -202,6 +212,8 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         }
         if (extendsEligibleHead(identity, device.get(), entry)) {
             applyHotPath(identity, summary, entry, source, record);
+        } else if (compactedHistory(identity).forgets(entry)) {
+            entries.delete(key); // forgotten history received again: the archive holds it
         } else {
             reevaluate(identity, source, record);
         }
@@ -261,18 +273,10 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     /** Recomputes the identity from every stored record and emits what changed. */
     private void reevaluate(String identity, Source trigger, Record<String, byte[]> record) {
         metrics.reevaluations.record();
-        List<AuthorityRecord> authorityRecords = new ArrayList<>();
-        forEach(authority, Stores.identity(identity), (k, v) -> authorityRecords.add(AuthorityRecord.fromWire(v)));
-        List<EntryInput> inputs = new ArrayList<>();
-        Map<Hash, Source> sources = new HashMap<>();
-        Map<Hash, Entry> stored = new HashMap<>();
-        forEach(entries, Stores.identity(identity), (k, v) -> {
-            StoredEntry s = StoredEntry.decode(v);
-            inputs.add(new EntryInput.Signed(s.entry()));
-            sources.putIfAbsent(s.entry().hash(), s.source());
-            stored.putIfAbsent(s.entry().hash(), s.entry());
-        });
-        MergedState state = IdentityAssembler.assemble(identity, authorityRecords, inputs);
+        StoredIdentity stored = storedIdentity(identity);
+        Map<Hash, Source> sources = stored.sources();
+        CompactedHistory forgotten = compactedHistory(identity);
+        MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), forgotten);
 
         Map<String, SingletonState> before = activeStates(identity);
         Map<String, SingletonState> after = new TreeMap<>(Utf8.ORDER);
@@ -281,6 +285,9 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         deletePrefix(heads, Stores.identity(identity));
         deletePrefix(observed, Stores.identity(identity));
         deletePrefix(appends, Stores.identity(identity));
+        for (CompactedHistory.Superseded s : forgotten.superseded()) {
+            observed.put(Stores.pathHash(identity, s.path(), s.hash()), Stores.EMPTY);
+        }
         List<IdentitySummary.Device> devices = new ArrayList<>();
         List<Entry> eligibleNow = new ArrayList<>();
         for (DeviceLog log : state.deviceLogs()) {
@@ -325,7 +332,25 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
                 forward(JoltTopology.CONFLICTS_SINK, identity, OutputRecords.equivocation(identity, evidence), record);
             }
         }
-        boundHeld(identity, state, stored, record);
+        boundHeld(identity, state, stored.byHash(), record);
+    }
+
+    /** Everything stored of an identity: its authority records and its entries, with where each came from. */
+    private record StoredIdentity(List<AuthorityRecord> authority, List<EntryInput> inputs, Map<Hash, Source> sources, Map<Hash, Entry> byHash) {}
+
+    private StoredIdentity storedIdentity(String identity) {
+        List<AuthorityRecord> authorityRecords = new ArrayList<>();
+        forEach(authority, Stores.identity(identity), (k, v) -> authorityRecords.add(AuthorityRecord.fromWire(v)));
+        List<EntryInput> inputs = new ArrayList<>();
+        Map<Hash, Source> sources = new HashMap<>();
+        Map<Hash, Entry> byHash = new HashMap<>();
+        forEach(entries, Stores.identity(identity), (k, v) -> {
+            StoredEntry s = StoredEntry.decode(v);
+            inputs.add(new EntryInput.Signed(s.entry()));
+            sources.putIfAbsent(s.entry().hash(), s.source());
+            byHash.putIfAbsent(s.entry().hash(), s.entry());
+        });
+        return new StoredIdentity(authorityRecords, inputs, sources, byHash);
     }
 
     /**
@@ -343,19 +368,19 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             }
         }
         long count = heldAs.size();
-        if (count > heldBound.max()) {
+        if (count > forgetting.heldMax()) {
             List<Entry> byDrop = new ArrayList<>();
             heldAs.keySet().forEach(h -> byDrop.add(stored.get(h)));
             byDrop.sort(HELD_ORDER);
-            for (Entry e : byDrop.subList((int) heldBound.lowWater(), byDrop.size())) {
+            for (Entry e : byDrop.subList((int) forgetting.lowWater(), byDrop.size())) {
                 RejectionReason reason = heldAs.get(e.hash());
                 deletePrefix(entries, Stores.entryCopies(identity, e.deviceId(), e.sequence(), e.hash()));
                 emitted.delete(Stores.rejection(identity, e.hash(), reason));
                 forget(new ArchiveOperation.Compact(identity, e, ArchiveOperation.Cause.HELD_BOUND),
                         io.jolt.stream.avro.RejectionKind.valueOf(reason.name()),
-                        "held as " + reason.wireName() + " beyond " + JoltConfig.HELD_MAX + "=" + heldBound.max(), record);
+                        "held as " + reason.wireName() + " beyond " + JoltConfig.HELD_MAX + "=" + forgetting.heldMax(), record);
             }
-            count = heldBound.lowWater();
+            count = forgetting.lowWater();
         }
         if (count == 0) {
             held.delete(Stores.identity(identity));
@@ -369,6 +394,50 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             .<Entry, Long>comparing(Entry::sequence, Long::compareUnsigned)
             .thenComparing(Entry::deviceId, Utf8.ORDER)
             .thenComparing(Entry::hash);
+
+    /**
+     * Visits a bounded batch of identities, resuming where the last sweep stopped, and forgets
+     * the superseded singleton history each holds past the retention.
+     */
+    private void sweepSupersededHistory(long now) {
+        long createdBefore = now - forgetting.supersededRetention().toMillis();
+        List<Bytes> batch = new ArrayList<>(SWEEP_BATCH);
+        try (KeyValueIterator<Bytes, byte[]> it = sweptUpTo == null ? identities.all() : identities.range(Bytes.increment(sweptUpTo), null)) {
+            while (it.hasNext() && batch.size() < SWEEP_BATCH) {
+                batch.add(it.next().key);
+            }
+        }
+        sweptUpTo = batch.size() < SWEEP_BATCH ? null : batch.get(batch.size() - 1);
+        for (Bytes key : batch) {
+            forgetSupersededHistory(StoreKey.identityOf(key), createdBefore, now);
+        }
+    }
+
+    /** Identities a sweep visits per interval: bounded, so a punctuation never holds the thread for long. */
+    static final int SWEEP_BATCH = 500;
+
+    private void forgetSupersededHistory(String identity, long createdBefore, long now) {
+        CompactedHistory before = compactedHistory(identity);
+        StoredIdentity stored = storedIdentity(identity);
+        MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), before);
+        CompactedHistory.Plan plan = before.plan(state, createdBefore);
+        if (plan.forgotten().isEmpty()) {
+            return;
+        }
+        Record<String, byte[]> at = new Record<>(identity, null, now);
+        for (Entry e : plan.forgotten()) {
+            deletePrefix(entries, Stores.entryCopies(identity, e.deviceId(), e.sequence(), e.hash()));
+            eligible.delete(Stores.eligible(identity, e)); // archived already; no longer anything the live side holds
+            forget(new ArchiveOperation.Compact(identity, e, ArchiveOperation.Cause.SUPERSEDED_RETENTION), null,
+                    "superseded on " + e.body().operation().path() + " by a later value of its device, written before "
+                            + JoltConfig.SUPERSEDED_RETENTION_MS + "=" + forgetting.supersededRetention().toMillis() + " ago", at);
+        }
+        compacted.put(Stores.identity(identity), plan.next().encode());
+    }
+
+    private CompactedHistory compactedHistory(String identity) {
+        return CompactedHistory.decode(compacted.get(Stores.identity(identity)));
+    }
 
     private long heldCount(String identity) {
         byte[] v = held.get(Stores.identity(identity));

@@ -1,6 +1,7 @@
 package io.jolt.stream.kafka;
 
 import io.jolt.stream.protocol.AppendRecord;
+import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
@@ -102,7 +103,8 @@ public final class IdentityQueries {
 
     /** The verified history the sync responder pages through (empty without a valid authority chain). */
     public Optional<io.jolt.stream.protocol.sync.SyncHistory> syncHistory(String identity) {
-        return StoreSyncHistory.of(identity, store(Stores.IDENTITIES), store(Stores.AUTHORITY), store(Stores.ENTRIES), store(Stores.ELIGIBLE));
+        return StoreSyncHistory.of(identity, store(Stores.IDENTITIES), store(Stores.AUTHORITY), store(Stores.ENTRIES), store(Stores.ELIGIBLE),
+                compacted(identity));
     }
 
     /** The §9 merged state of an identity from its stored records, or empty when nothing is held. */
@@ -118,7 +120,11 @@ public final class IdentityQueries {
         if (authority.isEmpty() && entries.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(IdentityAssembler.assemble(identity, authority, entries));
+        return Optional.of(IdentityAssembler.assemble(identity, authority, entries, compacted(identity)));
+    }
+
+    private CompactedHistory compacted(String identity) {
+        return CompactedHistory.decode(store(Stores.COMPACTED).get(Stores.identity(identity)));
     }
 
     private static boolean any(ReadOnlyKeyValueStore<Bytes, byte[]> store, Bytes prefix) {

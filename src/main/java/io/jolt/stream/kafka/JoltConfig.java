@@ -21,6 +21,8 @@ public final class JoltConfig {
     public static final String ROCKSDB_CACHE_BYTES = "jolt.rocksdb.cache.bytes";
     public static final String ROCKSDB_WRITE_BUFFER_BYTES = "jolt.rocksdb.write.buffer.bytes";
     public static final String HELD_MAX = "jolt.live.held.max";
+    public static final String SUPERSEDED_RETENTION_MS = "jolt.live.superseded.retention.ms";
+    public static final String SWEEP_INTERVAL_MS = "jolt.live.sweep.interval.ms";
 
     private final Properties properties;
 
@@ -39,16 +41,18 @@ public final class JoltConfig {
     }
 
     /** Keys an environment variable may set even when the file does not mention them. */
-    private static final Map<String, String> WELL_KNOWN = Map.of(
-            "JOLT_BOOTSTRAP_SERVERS", StreamsConfig.BOOTSTRAP_SERVERS_CONFIG,
-            "JOLT_APPLICATION_ID", StreamsConfig.APPLICATION_ID_CONFIG,
-            "JOLT_STATE_DIR", StreamsConfig.STATE_DIR_CONFIG,
-            "JOLT_NUM_STREAM_THREADS", StreamsConfig.NUM_STREAM_THREADS_CONFIG,
-            "JOLT_APPLICATION_SERVER", StreamsConfig.APPLICATION_SERVER_CONFIG,
-            "JOLT_COMMIT_INTERVAL_MS", StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
-            "JOLT_TOPICS_PARTITIONS", TOPIC_PARTITIONS,
-            "JOLT_TOPICS_REPLICATION", TOPIC_REPLICATION,
-            "JOLT_LIVE_HELD_MAX", HELD_MAX);
+    private static final Map<String, String> WELL_KNOWN = Map.ofEntries(
+            Map.entry("JOLT_BOOTSTRAP_SERVERS", StreamsConfig.BOOTSTRAP_SERVERS_CONFIG),
+            Map.entry("JOLT_APPLICATION_ID", StreamsConfig.APPLICATION_ID_CONFIG),
+            Map.entry("JOLT_STATE_DIR", StreamsConfig.STATE_DIR_CONFIG),
+            Map.entry("JOLT_NUM_STREAM_THREADS", StreamsConfig.NUM_STREAM_THREADS_CONFIG),
+            Map.entry("JOLT_APPLICATION_SERVER", StreamsConfig.APPLICATION_SERVER_CONFIG),
+            Map.entry("JOLT_COMMIT_INTERVAL_MS", StreamsConfig.COMMIT_INTERVAL_MS_CONFIG),
+            Map.entry("JOLT_TOPICS_PARTITIONS", TOPIC_PARTITIONS),
+            Map.entry("JOLT_TOPICS_REPLICATION", TOPIC_REPLICATION),
+            Map.entry("JOLT_LIVE_HELD_MAX", HELD_MAX),
+            Map.entry("JOLT_LIVE_SUPERSEDED_RETENTION_MS", SUPERSEDED_RETENTION_MS),
+            Map.entry("JOLT_LIVE_SWEEP_INTERVAL_MS", SWEEP_INTERVAL_MS));
 
     public static JoltConfig of(Properties given, Map<String, String> environment) {
         Properties p = new Properties();
@@ -76,7 +80,9 @@ public final class JoltConfig {
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
         p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(512L << 20));
         p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(256L << 20));
-        p.putIfAbsent(HELD_MAX, String.valueOf(HeldBound.DEFAULT.max()));
+        p.putIfAbsent(HELD_MAX, String.valueOf(LiveForgetting.DEFAULT.heldMax()));
+        p.putIfAbsent(SUPERSEDED_RETENTION_MS, "-1");
+        p.putIfAbsent(SWEEP_INTERVAL_MS, String.valueOf(LiveForgetting.DEFAULT.sweepInterval().toMillis()));
         return new JoltConfig(p);
     }
 
@@ -95,13 +101,19 @@ public final class JoltConfig {
         return new JoltConfig(p);
     }
 
-    /** The per-identity bound on entries held while not eligible. */
-    public HeldBound heldBound() {
-        String v = properties.getProperty(HELD_MAX);
+    /** What the live side may forget: the held bound and the retention of superseded history. */
+    public LiveForgetting forgetting() {
+        long retention = whole(SUPERSEDED_RETENTION_MS);
+        return new LiveForgetting(whole(HELD_MAX), retention < 0 ? null : java.time.Duration.ofMillis(retention),
+                java.time.Duration.ofMillis(whole(SWEEP_INTERVAL_MS)));
+    }
+
+    private long whole(String key) {
+        String v = properties.getProperty(key);
         try {
-            return new HeldBound(Long.parseLong(v.strip()));
+            return Long.parseLong(v.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(HELD_MAX + " must be a whole number, not \"" + v + "\"");
+            throw new IllegalArgumentException(key + " must be a whole number, not \"" + v + "\"");
         }
     }
 

@@ -23,12 +23,12 @@ public final class JoltService implements AutoCloseable {
 
     /** Creates missing topics, refuses contradicting ones, and starts processing. */
     public static JoltService start(JoltConfig config, SchemaRegistry registry) {
-        HeldBound heldBound = config.heldBound();
+        LiveForgetting forgetting = config.forgetting();
         try (Admin admin = Admin.create(config.adminProperties())) {
             TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
         }
         KafkaBolt bolt = new KafkaBolt(config.adminProperties(), registry);
-        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, heldBound), config.streamsProperties());
+        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, forgetting), config.streamsProperties());
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;

@@ -42,17 +42,17 @@ public final class JoltTopology {
 
     /** The topology with the default bound on held entries. */
     public static Topology build(SchemaRegistry registry, Bolt bolt) {
-        return build(registry, bolt, HeldBound.DEFAULT);
+        return build(registry, bolt, LiveForgetting.DEFAULT);
     }
 
-    public static Topology build(SchemaRegistry registry, Bolt bolt, HeldBound heldBound) {
+    public static Topology build(SchemaRegistry registry, Bolt bolt, LiveForgetting forgetting) {
         ConfluentAvroSerde<AuthorityRecord> authority = new ConfluentAvroSerde<>(registry, AuthorityRecord.getClassSchema());
         ConfluentAvroSerde<DeviceWriterEntry> entries = new ConfluentAvroSerde<>(registry, DeviceWriterEntry.getClassSchema());
 
         Topology topology = new Topology();
         topology.addSource(AUTHORITY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.AUTHORITY);
         topology.addSource(ENTRIES_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.ENTRIES);
-        topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries, heldBound), AUTHORITY_SOURCE, ENTRIES_SOURCE);
+        topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries, forgetting), AUTHORITY_SOURCE, ENTRIES_SOURCE);
         for (String store : Stores.ALL) {
             var builder = org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
                     org.apache.kafka.streams.state.Stores.persistentKeyValueStore(store), Serdes.Bytes(), Serdes.ByteArray());

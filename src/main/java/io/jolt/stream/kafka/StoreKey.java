@@ -18,6 +18,13 @@ public final class StoreKey {
         return new StoreKey().text(identity);
     }
 
+    /** The identity a key begins with. */
+    public static String identityOf(Bytes key) {
+        byte[] k = key.get();
+        int n = ((k[0] & 0xff) << 24) | ((k[1] & 0xff) << 16) | ((k[2] & 0xff) << 8) | (k[3] & 0xff);
+        return new String(k, 4, n, StandardCharsets.UTF_8);
+    }
+
     public StoreKey text(String value) {
         return bytes(value.getBytes(StandardCharsets.UTF_8));
     }

@@ -2,6 +2,7 @@ package io.jolt.stream.kafka;
 
 import io.jolt.stream.protocol.Authority;
 import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Head;
@@ -27,22 +28,29 @@ final class StoreSyncHistory implements SyncHistory {
     private final ReadOnlyKeyValueStore<Bytes, byte[]> authority;
     private final ReadOnlyKeyValueStore<Bytes, byte[]> entries;
     private final ReadOnlyKeyValueStore<Bytes, byte[]> eligible;
+    private final CompactedHistory compacted;
 
     private StoreSyncHistory(String identity, IdentitySummary summary, ReadOnlyKeyValueStore<Bytes, byte[]> authority,
-            ReadOnlyKeyValueStore<Bytes, byte[]> entries, ReadOnlyKeyValueStore<Bytes, byte[]> eligible) {
+            ReadOnlyKeyValueStore<Bytes, byte[]> entries, ReadOnlyKeyValueStore<Bytes, byte[]> eligible, CompactedHistory compacted) {
         this.identity = identity;
         this.summary = summary;
         this.authority = authority;
         this.entries = entries;
         this.eligible = eligible;
+        this.compacted = compacted;
     }
 
     /** Empty for an identity without a valid authority chain here. */
     static Optional<SyncHistory> of(String identity, ReadOnlyKeyValueStore<Bytes, byte[]> identities, ReadOnlyKeyValueStore<Bytes, byte[]> authority,
-            ReadOnlyKeyValueStore<Bytes, byte[]> entries, ReadOnlyKeyValueStore<Bytes, byte[]> eligible) {
+            ReadOnlyKeyValueStore<Bytes, byte[]> entries, ReadOnlyKeyValueStore<Bytes, byte[]> eligible, CompactedHistory compacted) {
         byte[] summary = identities.get(Stores.identity(identity));
         return summary == null ? Optional.empty()
-                : Optional.of(new StoreSyncHistory(identity, IdentitySummary.decode(summary), authority, entries, eligible));
+                : Optional.of(new StoreSyncHistory(identity, IdentitySummary.decode(summary), authority, entries, eligible, compacted));
+    }
+
+    @Override
+    public Optional<CompactedHistory.Floor> floor(String deviceId) {
+        return compacted.floor(deviceId);
     }
 
     @Override

@@ -39,7 +39,10 @@ final class Stores {
     /** (identity) → uint64: how many distinct entries are held while not eligible (unknown_device, pending) */
     static final String HELD = "jolt-held";
 
-    static final List<String> ALL = List.of(AUTHORITY, ENTRIES, IDENTITIES, HEADS, OBSERVED, APPENDS, ELIGIBLE, EMITTED, HELD);
+    /** (identity) → CompactedHistory: the floors and superseded hashes of forgotten superseded history */
+    static final String COMPACTED = "jolt-compacted";
+
+    static final List<String> ALL = List.of(AUTHORITY, ENTRIES, IDENTITIES, HEADS, OBSERVED, APPENDS, ELIGIBLE, EMITTED, HELD, COMPACTED);
 
     static final byte[] EMPTY = new byte[0];
     static final byte[] NO_LONGER_ELIGIBLE = {1};

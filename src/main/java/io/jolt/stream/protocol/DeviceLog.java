@@ -37,11 +37,23 @@ public final class DeviceLog {
 
     /** @param verified entries of this device whose signatures verified under its key, one per hash */
     public static DeviceLog assemble(DeviceAuthority authority, Collection<Entry> verified) {
+        return assemble(authority, verified, null);
+    }
+
+    /**
+     * @param floor where a forgotten prefix of this device's branch ended ({@link CompactedHistory}),
+     *     or null: entries at or below it are ignored, and the retained branch links from it
+     */
+    public static DeviceLog assemble(DeviceAuthority authority, Collection<Entry> verified, CompactedHistory.Floor floor) {
         Map<Hash, Entry> byHash = new HashMap<>();
-        verified.forEach(e -> byHash.putIfAbsent(e.hash(), e));
+        for (Entry e : verified) {
+            if (floor == null || Long.compareUnsigned(e.sequence(), floor.sequence()) > 0) {
+                byHash.putIfAbsent(e.hash(), e);
+            }
+        }
         List<Rejection> rejections = new ArrayList<>();
         List<Entry> eligible = List.of();
-        Set<Hash> linked = linked(byHash);
+        Set<Hash> linked = linked(byHash, floor);
 
         if (authority.isActive()) {
             Optional<Entry> end = byHash.values().stream().filter(e -> linked.contains(e.hash())).max(BRANCH_END);
@@ -58,6 +70,7 @@ public final class DeviceLog {
             Cutoff cutoff = authority.cutoff();
             Entry pinned = byHash.get(cutoff.entryHash());
             boolean reached = pinned != null && pinned.sequence() == cutoff.deviceSequence() && linked.contains(pinned.hash());
+            // A cutoff at or below a floor leaves nothing retained eligible: everything kept is above it.
             eligible = reached ? branchTo(pinned, byHash) : List.of();
             Set<Hash> onBranch = hashes(eligible);
             for (Entry e : byHash.values()) {
@@ -72,12 +85,18 @@ public final class DeviceLog {
         return new DeviceLog(authority, List.copyOf(eligible), List.copyOf(rejections), equivocations(authority.deviceId(), byHash.values()));
     }
 
-    /** Entries with a path to a sequence-0 root through verified entries, each at its parent's sequence + 1. */
-    private static Set<Hash> linked(Map<Hash, Entry> byHash) {
+    /**
+     * Entries with a path to a root through verified entries, each at its parent's sequence + 1.
+     * A root is a sequence-0 entry, or with a floor the entry right above it naming its hash.
+     */
+    private static Set<Hash> linked(Map<Hash, Entry> byHash, CompactedHistory.Floor floor) {
         Map<Hash, List<Entry>> children = new HashMap<>();
         Deque<Entry> work = new ArrayDeque<>();
         for (Entry e : byHash.values()) {
-            if (e.sequence() == 0) {
+            boolean root = floor == null
+                    ? e.sequence() == 0
+                    : e.sequence() == floor.sequence() + 1 && floor.hash().equals(e.body().previousEntryHash());
+            if (root) {
                 work.push(e);
             } else {
                 children.computeIfAbsent(e.body().previousEntryHash(), h -> new ArrayList<>()).add(e);
@@ -127,7 +146,7 @@ public final class DeviceLog {
         return authority;
     }
 
-    /** The eligible branch from sequence 0, in sequence order. */
+    /** The eligible branch from sequence 0 (or from above the device's floor), in sequence order. */
     public List<Entry> eligible() {
         return eligible;
     }

@@ -18,12 +18,24 @@ public final class IdentityAssembler {
     private IdentityAssembler() {}
 
     public static MergedState assemble(String identity, Collection<AuthorityRecord> authorityRecords, Collection<EntryInput> inputs) {
+        return assemble(identity, authorityRecords, inputs, CompactedHistory.NONE);
+    }
+
+    /**
+     * The same, for a provider that forgot part of the identity's superseded singleton history:
+     * what remains merges as the whole did (see {@link CompactedHistory}).
+     */
+    public static MergedState assemble(String identity, Collection<AuthorityRecord> authorityRecords, Collection<EntryInput> inputs,
+            CompactedHistory compacted) {
         Authority authority = Authority.verify(identity, authorityRecords);
         Rows rows = new Rows();
         Map<String, Map<Hash, Entry>> verifiedByDevice = new TreeMap<>(Utf8.ORDER);
         TreeSet<String> unknownDevices = new TreeSet<>(Utf8.ORDER);
 
         for (Entry entry : classifiable(inputs, identity, rows)) {
+            if (compacted.forgets(entry)) {
+                continue; // forgotten history received again: the archive holds it
+            }
             Optional<DeviceAuthority> device = authority.device(entry.deviceId());
             if (device.isEmpty()) {
                 rows.add(Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE));
@@ -42,7 +54,8 @@ public final class IdentityAssembler {
         List<Equivocation> equivocations = new ArrayList<>();
         List<Entry> eligible = new ArrayList<>();
         for (DeviceAuthority device : authority.devices()) {
-            DeviceLog log = DeviceLog.assemble(device, verifiedByDevice.getOrDefault(device.deviceId(), Map.of()).values());
+            DeviceLog log = DeviceLog.assemble(device, verifiedByDevice.getOrDefault(device.deviceId(), Map.of()).values(),
+                    compacted.floor(device.deviceId()).orElse(null));
             logs.add(log);
             log.rejections().forEach(rows::add);
             equivocations.addAll(log.equivocations());
@@ -53,8 +66,8 @@ public final class IdentityAssembler {
         unknownDevices.forEach(d -> devices.add(new DeviceView(d, DeviceView.Status.UNKNOWN, null)));
         devices.sort((a, b) -> Utf8.compare(a.deviceId(), b.deviceId()));
 
-        return new MergedState(identity, requiredLevel(eligible), devices, singletons(eligible), appends(eligible),
-                rows.sorted(), equivocations, authority, logs);
+        return new MergedState(identity, Math.max(requiredLevel(eligible), compacted.level()), devices, singletons(eligible, compacted),
+                appends(eligible), rows.sorted(), equivocations, authority, logs, compacted);
     }
 
     /**
@@ -97,8 +110,8 @@ public final class IdentityAssembler {
         }
         List<DeviceView> devices = new ArrayList<>();
         heads.forEach((device, head) -> devices.add(new DeviceView(device, DeviceView.Status.ACTIVE, Head.of(head))));
-        return new MergedState(identity, requiredLevel(entries), devices, singletons(entries), appends(entries), List.of(), List.of(),
-                Authority.none(), List.of());
+        return new MergedState(identity, requiredLevel(entries), devices, singletons(entries, CompactedHistory.NONE), appends(entries),
+                List.of(), List.of(), Authority.none(), List.of(), CompactedHistory.NONE);
     }
 
     /** At least 1; the greatest level of the eligible entries (PROTOCOL §7). */
@@ -110,7 +123,7 @@ public final class IdentityAssembler {
         return level;
     }
 
-    private static List<SingletonState> singletons(List<Entry> eligible) {
+    private static List<SingletonState> singletons(List<Entry> eligible, CompactedHistory compacted) {
         Map<String, List<Entry>> byPath = new TreeMap<>(Utf8.ORDER);
         for (Entry e : eligible) {
             if (e.body().operation().isSingletonCandidate()) {
@@ -118,7 +131,9 @@ public final class IdentityAssembler {
             }
         }
         List<SingletonState> out = new ArrayList<>();
-        byPath.forEach((path, candidates) -> SingletonMerge.merge(path, candidates).ifPresent(out::add));
+        Map<String, java.util.Set<Hash>> forgottenSupersede = compacted.supersededByPath();
+        byPath.forEach((path, candidates) -> SingletonMerge.merge(path, candidates, forgottenSupersede.getOrDefault(path, java.util.Set.of()))
+                .ifPresent(out::add));
         return out;
     }
 

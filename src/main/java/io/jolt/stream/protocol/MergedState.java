@@ -7,7 +7,8 @@ import java.util.TreeMap;
 
 /**
  * The deterministic merged state of one identity (PROTOCOL §9): a function of the set of records
- * received. Also carries what the product reports beyond §9 (equivocations, the authority chain).
+ * received. Also carries what the product reports beyond §9 (equivocations, the authority chain)
+ * and, for a provider that forgot superseded history, what it kept of it.
  */
 public record MergedState(
         String identity,
@@ -18,7 +19,8 @@ public record MergedState(
         List<Rejection> rejected,
         List<Equivocation> equivocations,
         Authority authority,
-        List<DeviceLog> deviceLogs) {
+        List<DeviceLog> deviceLogs,
+        CompactedHistory compacted) {
 
     public MergedState {
         devices = List.copyOf(devices);

@@ -21,10 +21,15 @@ public final class SingletonMerge {
      * @return the path's state, or empty without candidates
      */
     public static Optional<SingletonState> merge(String path, Collection<Entry> candidates) {
+        return merge(path, candidates, Set.of());
+    }
+
+    /** @param alsoSuperseded hashes superseded by candidates this provider forgot ({@link CompactedHistory}) */
+    public static Optional<SingletonState> merge(String path, Collection<Entry> candidates, Set<Hash> alsoSuperseded) {
         if (candidates.isEmpty()) {
             return Optional.empty();
         }
-        Set<Hash> superseded = new HashSet<>();
+        Set<Hash> superseded = new HashSet<>(alsoSuperseded);
         Map<String, List<Entry>> byDevice = new HashMap<>();
         for (Entry candidate : candidates) {
             byDevice.computeIfAbsent(candidate.deviceId(), d -> new ArrayList<>()).add(candidate);
@@ -42,6 +47,11 @@ public final class SingletonMerge {
             if (!superseded.contains(candidate.hash())) {
                 active.add(candidate);
             }
+        }
+        if (active.isEmpty()) {
+            // Only when forgotten history superseded every candidate left: a reorganization below a
+            // floor (see CompactedHistory) that the retained history cannot answer.
+            return Optional.empty();
         }
         active.sort(HEAD_ORDER);
         Entry current = active.remove(active.size() - 1);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * Compact it drops, and from then on behaves as if they had never been received.
  */
 class HeldBoundTest {
-    private static final HeldBound TEN = new HeldBound(10);
+    private static final LiveForgetting TEN = LiveForgetting.heldAtMost(10);
 
     private final TestIdentity alice = TestIdentity.named("held");
     private final AuthorityRecord authorizeA = alice.authorize("dev_a");
@@ -115,7 +115,7 @@ class HeldBoundTest {
         records.add(authorizeA);
         records.addAll(unauthorized);
         JoltTopologyTest.Outputs out = JoltTopologyTest.run(VectorRecords.ofRecords(records, InMemorySchemaRegistry.seeded()),
-                InMemorySchemaRegistry.seeded(), new HeldBound(12));
+                InMemorySchemaRegistry.seeded(), LiveForgetting.heldAtMost(12));
         assertThat(out.compactions()).isEmpty();
     }
 

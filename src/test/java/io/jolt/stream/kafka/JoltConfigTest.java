@@ -38,12 +38,22 @@ class JoltConfigTest {
     }
 
     @Test
-    void theHeldBoundDefaultsToTenThousandAndRefusesWhatIsNotACount() {
-        assertThat(JoltConfig.of(new Properties(), Map.of()).heldBound()).isEqualTo(HeldBound.DEFAULT);
-        assertThat(JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_HELD_MAX", "500")).heldBound().max()).isEqualTo(500);
-        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_HELD_MAX", "lots")).heldBound())
+    void theLiveSideKeepsTenThousandHeldEntriesAndAllSupersededHistoryByDefault() {
+        assertThat(JoltConfig.of(new Properties(), Map.of()).forgetting()).isEqualTo(LiveForgetting.DEFAULT);
+        assertThat(LiveForgetting.DEFAULT.supersededRetention()).isNull();
+        LiveForgetting configured = JoltConfig.of(new Properties(),
+                Map.of("JOLT_LIVE_HELD_MAX", "500", "JOLT_LIVE_SUPERSEDED_RETENTION_MS", "86400000")).forgetting();
+        assertThat(configured.heldMax()).isEqualTo(500);
+        assertThat(configured.supersededRetention()).isEqualTo(java.time.Duration.ofDays(1));
+    }
+
+    @Test
+    void whatIsNotACountIsRefusedByName() {
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_HELD_MAX", "lots")).forgetting())
                 .hasMessageContaining("jolt.live.held.max").hasMessageContaining("lots");
-        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_HELD_MAX", "-1")).heldBound())
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_HELD_MAX", "-1")).forgetting())
                 .hasMessageContaining("at least 0");
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_SWEEP_INTERVAL_MS", "0")).forgetting())
+                .hasMessageContaining("jolt.live.sweep.interval.ms");
     }
 }

@@ -53,16 +53,16 @@ public class JoltTopologyTest {
     }
 
     public static Outputs run(List<VectorRecords> records, io.jolt.stream.kafka.serde.SchemaRegistry registry) {
-        return run(records, registry, HeldBound.DEFAULT);
+        return run(records, registry, LiveForgetting.DEFAULT);
     }
 
-    static Outputs run(List<VectorRecords> records, io.jolt.stream.kafka.serde.SchemaRegistry registry, HeldBound heldBound) {
+    static Outputs run(List<VectorRecords> records, io.jolt.stream.kafka.serde.SchemaRegistry registry, LiveForgetting forgetting) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "jolt-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, "target/driver-state");
         List<ArchiveRecord> archive = new java.util.ArrayList<>();
-        try (TopologyTestDriver driver = new TopologyTestDriver(JoltTopology.build(registry, archive::add, heldBound), props)) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(JoltTopology.build(registry, archive::add, forgetting), props)) {
             Map<String, TestInputTopic<String, byte[]>> inputs = Map.of(
                     Topics.AUTHORITY, driver.createInputTopic(Topics.AUTHORITY, Serdes.String().serializer(), Serdes.ByteArray().serializer()),
                     Topics.ENTRIES, driver.createInputTopic(Topics.ENTRIES, Serdes.String().serializer(), Serdes.ByteArray().serializer()));

@@ -1,6 +1,7 @@
 package io.jolt.stream.protocol.sync;
 
 import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.DeviceLog;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.MergedState;
@@ -8,6 +9,7 @@ import io.jolt.stream.protocol.Utf8;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -36,6 +38,11 @@ public interface SyncHistory {
     /** At most {@code max} eligible entries of a device from {@code fromSequence}, in sequence order. */
     List<Entry> entries(String deviceId, long fromSequence, int max);
 
+    /** Where this provider forgot the start of a device's branch; empty when it holds it from sequence 0. */
+    default Optional<CompactedHistory.Floor> floor(String deviceId) {
+        return Optional.empty();
+    }
+
     /** The history of a merged state held in memory. */
     static SyncHistory of(MergedState state) {
         Map<String, List<Entry>> eligible = new TreeMap<>(Utf8.ORDER);
@@ -63,14 +70,24 @@ public interface SyncHistory {
             }
 
             @Override
+            public Optional<CompactedHistory.Floor> floor(String deviceId) {
+                return state.compacted().floor(deviceId);
+            }
+
+            /** The branch list holds sequences from the first one above the floor. */
+            private long start(String deviceId) {
+                return floor(deviceId).map(f -> f.sequence() + 1).orElse(0L);
+            }
+
+            @Override
             public Entry entryAt(String deviceId, long sequence) {
-                return eligible.get(deviceId).get((int) sequence);
+                return eligible.get(deviceId).get((int) (sequence - start(deviceId)));
             }
 
             @Override
             public List<Entry> entries(String deviceId, long fromSequence, int max) {
                 List<Entry> branch = eligible.get(deviceId);
-                int from = (int) Math.min(fromSequence, branch.size());
+                int from = (int) Math.min(fromSequence - start(deviceId), branch.size());
                 return branch.subList(from, (int) Math.min(branch.size(), (long) from + max));
             }
         };

@@ -1,6 +1,7 @@
 package io.jolt.stream.protocol.sync;
 
 import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Utf8;
@@ -10,6 +11,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -50,7 +52,10 @@ public final class SyncResponder {
         return answer(state == null || state.authority().isEmpty() ? null : SyncHistory.of(state), request, limits);
     }
 
-    /** @param history the provider's verified history, or null for an identity without a valid authority chain */
+    /**
+     * @param history the provider's verified history, or null for an identity without a valid authority chain
+     * @throws HistoryForgottenException when the answer needs history this provider forgot
+     */
     public static Answer answer(SyncHistory history, SyncRequest request, Limits limits) {
         int maxOperation = clamp(request.maxOperationVersion(), KNOWN_OPERATION_LEVEL);
         int maxSync = clamp(request.maxSyncVersion(), KNOWN_SYNC_LEVEL);
@@ -83,6 +88,9 @@ public final class SyncResponder {
     private static SyncResponse complete(int required, SyncHistory history, List<SyncHistory.Branch> branches) {
         List<List<Entry>> logs = new ArrayList<>();
         for (SyncHistory.Branch b : branches) {
+            history.floor(b.deviceId()).ifPresent(f -> {
+                throw new HistoryForgottenException(b.deviceId(), f);
+            });
             logs.add(history.entries(b.deviceId(), 0, (int) Math.min(Integer.MAX_VALUE, b.length())));
         }
         return new SyncResponse(required, 1, List.of(), null, history.chain(), logs);
@@ -104,7 +112,16 @@ public final class SyncResponder {
             if (Long.compareUnsigned(c.deviceSequence(), branch.length()) >= 0) {
                 return Fallback.SEQUENCE_NOT_ON_BRANCH;
             }
-            if (!history.entryAt(c.deviceId(), c.deviceSequence()).hash().equals(c.entryHash())) {
+            Optional<CompactedHistory.Floor> floor = history.floor(c.deviceId());
+            if (floor.isPresent() && Long.compareUnsigned(c.deviceSequence(), floor.get().sequence()) <= 0) {
+                // At the floor the hash is still known; below it nothing is.
+                if (c.deviceSequence() != floor.get().sequence()) {
+                    throw new HistoryForgottenException(c.deviceId(), floor.get());
+                }
+                if (!floor.get().hash().equals(c.entryHash())) {
+                    return Fallback.HASH_MISMATCH;
+                }
+            } else if (!history.entryAt(c.deviceId(), c.deviceSequence()).hash().equals(c.entryHash())) {
                 return Fallback.HASH_MISMATCH;
             }
         }
@@ -120,6 +137,10 @@ public final class SyncResponder {
             heads.add(Cursor.of(branch.head()));
             Cursor cursor = cursors.get(branch.deviceId());
             long from = cursor == null ? 0 : cursor.deviceSequence() + 1;
+            Optional<CompactedHistory.Floor> floor = history.floor(branch.deviceId());
+            if (floor.isPresent() && Long.compareUnsigned(from, floor.get().sequence()) <= 0) {
+                throw new HistoryForgottenException(branch.deviceId(), floor.get());
+            }
             remaining += branch.length() - from;
             // Only what can fit in a page is read.
             int room = limits.maxEntries() - pending.size();

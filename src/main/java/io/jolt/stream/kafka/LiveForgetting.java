@@ -1,0 +1,53 @@
+package io.jolt.stream.kafka;
+
+import java.time.Duration;
+
+/**
+ * What the live side may forget, and when; everything it forgets it reports on
+ * {@code jolt.compactions.v1} and sends to the bolt as a Compact (which the bolt drops).
+ *
+ * <ul>
+ *   <li>{@code heldMax}: how many entries that are not eligible (unknown_device, pending) it holds
+ *       per identity (PROTOCOL §5 allows a bound; a dropped entry is as if never received). Beyond
+ *       it, the held entries with the greatest (device_sequence, device_id, entry_hash) are
+ *       dropped down to {@link #lowWater()}: the ones nearest a root stay, since a later
+ *       Authorize or predecessor admits them first, and dropping in batches keeps the
+ *       re-evaluation this costs rare.
+ *   <li>{@code supersededRetention}: how long superseded singleton history is kept (by the
+ *       entries' created_at); older, it is forgotten as {@link io.jolt.stream.protocol.CompactedHistory}
+ *       describes. Null: kept for ever (the default). A sweep every {@code sweepInterval} visits
+ *       a bounded batch of identities.
+ * </ul>
+ */
+public record LiveForgetting(long heldMax, Duration supersededRetention, Duration sweepInterval) {
+    public static final LiveForgetting DEFAULT = new LiveForgetting(10_000, null, Duration.ofMinutes(1));
+
+    public LiveForgetting {
+        if (heldMax < 0) {
+            throw new IllegalArgumentException(JoltConfig.HELD_MAX + " must be at least 0, not " + heldMax);
+        }
+        if (supersededRetention != null && supersededRetention.isNegative()) {
+            throw new IllegalArgumentException(JoltConfig.SUPERSEDED_RETENTION_MS + " must be at least 0 (or -1: keep for ever)");
+        }
+        if (sweepInterval.isNegative() || sweepInterval.isZero()) {
+            throw new IllegalArgumentException(JoltConfig.SWEEP_INTERVAL_MS + " must be positive");
+        }
+    }
+
+    public static LiveForgetting heldAtMost(long heldMax) {
+        return new LiveForgetting(heldMax, DEFAULT.supersededRetention, DEFAULT.sweepInterval);
+    }
+
+    public LiveForgetting withSupersededRetention(Duration retention, Duration sweep) {
+        return new LiveForgetting(heldMax, retention, sweep);
+    }
+
+    /** What is left after a drop: 90% of the bound. */
+    long lowWater() {
+        return heldMax - heldMax / 10;
+    }
+
+    boolean forgetsSupersededHistory() {
+        return supersededRetention != null;
+    }
+}
