@@ -1,9 +1,11 @@
 package io.jolt.stream.protocol;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 
 /**
@@ -13,12 +15,18 @@ import java.util.function.Function;
  * equation for every record it reads again, and a key's full-order check (more than a verify)
  * every time an authority is re-verified. A body is named by its BLAKE3 hash, so a remembered
  * triple cannot vouch for another body. Only successes are remembered: a failure is never
- * cached into a success, and bad records are rare enough to check again. Bounded, least
- * recently used first out, and safe to share between stream threads. (An unusable key is
+ * cached into a success, and bad records are rare enough to check again. Bounded, and safe to
+ * share between stream threads. (An unusable key is
  * remembered as unusable: that check, too, depends on the 32 bytes alone.)
  */
 final class VerifiedOnce {
-    private static final Lru<ByteBuffer, Boolean> SIGNATURES = new Lru<>(1 << 17);
+    /**
+     * Verified triples, direct-mapped by the body hash (BLAKE3 output, uniform already): a slot
+     * holds the whole 128-byte triple and is compared in full, so a slot can only ever vouch for
+     * the very triple that verified. A collision evicts. Costs a 128-byte copy per first verify.
+     */
+    private static final int SLOTS = 1 << 17;
+    private static final AtomicReferenceArray<byte[]> SIGNATURES = new AtomicReferenceArray<>(SLOTS);
     private static final Lru<ByteBuffer, Optional<PublicKey>> KEYS = new Lru<>(1 << 14);
 
     private VerifiedOnce() {}
@@ -27,13 +35,18 @@ final class VerifiedOnce {
         if (signature.length != 64) {
             return false;
         }
-        ByteBuffer triple = ByteBuffer.allocate(32 + 32 + 64).put(key.bytes()).put(bodyHash.bytes()).put(signature).flip();
-        if (SIGNATURES.get(triple) != null) {
+        byte[] triple = new byte[32 + 32 + 64];
+        byte[] hash = bodyHash.bytes();
+        System.arraycopy(key.bytes(), 0, triple, 0, 32);
+        System.arraycopy(hash, 0, triple, 32, 32);
+        System.arraycopy(signature, 0, triple, 64, 64);
+        int slot = (((hash[0] & 0xff) << 16) | ((hash[1] & 0xff) << 8) | (hash[2] & 0xff)) & (SLOTS - 1);
+        if (Arrays.equals(SIGNATURES.get(slot), triple)) {
             return true;
         }
         boolean ok = key.verify(body, signature);
         if (ok) {
-            SIGNATURES.put(triple, Boolean.TRUE);
+            SIGNATURES.set(slot, triple);
         }
         return ok;
     }

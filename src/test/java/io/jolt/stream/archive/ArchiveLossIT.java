@@ -28,6 +28,7 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -48,12 +49,13 @@ class ArchiveLossIT {
         List<VectorRecords> records = VectorRecords.of("simple", registry);
         JoltConfig config = harness.config("jolt-it-loss", StreamHarness.tempStateDir("loss"), 1);
         long lost;
+        List<RecordMetadata> produced;
         try (var service = harness.start(config, registry); var admin = broker.admin()) {
             Map<ConfigResource, Collection<AlterConfigOp>> tiny = Map.of(new ConfigResource(ConfigResource.Type.TOPIC, Topics.ARCHIVE),
                     List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "64"), AlterConfigOp.OpType.SET)));
             admin.incrementalAlterConfigs(tiny).all().get(30, TimeUnit.SECONDS);
             Thread.sleep(1000);
-            harness.produce(records);
+            produced = harness.produce(records);
             harness.awaitProcessed("jolt-it-loss", Duration.ofSeconds(60));
             service.bolt().flush();
             lost = service.bolt().lost();
@@ -72,21 +74,23 @@ class ArchiveLossIT {
             assertThat(loss.getKind()).isEqualTo(ArchiveLossKind.LOST);
             assertThat(loss.getSourceTopic()).isEqualTo(Topics.ENTRIES);
             assertThat(loss.getError()).containsIgnoringCase("large");
-            named.add(loss.getIdentity() + "/" + loss.getDeviceId() + "#" + loss.getDeviceSequence() + ":" + Hex.encode(loss.getEntryHash().bytes()));
+            named.add(loss.getIdentity() + "/" + loss.getDeviceId() + "#" + loss.getDeviceSequence() + ":" + Hex.encode(loss.getEntryHash().bytes())
+                    + "@" + loss.getSourcePartition() + ":" + loss.getSourceOffset());
         }
         Set<String> eligible = new HashSet<>();
         for (var identity : new com.fasterxml.jackson.databind.ObjectMapper().readTree(Vectors.expected("simple").toFile())) {
             for (var device : identity.get("devices")) {
-                for (VectorRecords r : records) {
-                    if (r.record() instanceof io.jolt.stream.protocol.Entry e && e.deviceId().equals(device.get("device_id").asText())
+                for (int i = 0; i < records.size(); i++) {
+                    if (records.get(i).record() instanceof io.jolt.stream.protocol.Entry e && e.deviceId().equals(device.get("device_id").asText())
                             && e.body().identity().equals(identity.get("identity").asText())
                             && Long.compareUnsigned(e.sequence(), device.get("head_sequence").asLong()) <= 0) {
-                        eligible.add(e.body().identity() + "/" + e.deviceId() + "#" + e.sequence() + ":" + e.hash().hex());
+                        eligible.add(e.body().identity() + "/" + e.deviceId() + "#" + e.sequence() + ":" + e.hash().hex()
+                                + "@" + produced.get(i).partition() + ":" + produced.get(i).offset());
                     }
                 }
             }
         }
-        assertThat(named).as("the losses name exactly the eligible entries the archive misses").isEqualTo(eligible);
+        assertThat(named).as("the losses name exactly the eligible entries the archive misses, with their source offsets").isEqualTo(eligible);
         assertThat(lost).isEqualTo(losses.size());
     }
 
@@ -133,6 +137,30 @@ class ArchiveLossIT {
                 assertThat(r.getKind()).isEqualTo(ArchiveLossKind.DEGRADED_DURABILITY);
                 assertThat(r.getError()).contains("NotEnoughReplicas");
             });
+        }
+    }
+
+    /**
+     * The literal staging, "min.insync.replicas above the replicas", on one broker: Kafka 4 caps
+     * the requirement at the replication factor, so the writes keep their promise. Nothing is
+     * reported lost or degraded, and everything is in the archive.
+     */
+    @Test
+    void aMinInsyncAboveTheReplicationFactorIsCappedByKafkaAndNothingIsLost(KafkaBroker broker) throws Exception {
+        StreamHarness harness = new StreamHarness(broker);
+        harness.resetTopics();
+        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        JoltConfig config = harness.config("jolt-it-capped", StreamHarness.tempStateDir("capped"), 1);
+        try (var service = harness.start(config, registry); var admin = broker.admin()) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, Topics.ARCHIVE),
+                    List.of(new AlterConfigOp(new ConfigEntry("min.insync.replicas", "2"), AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+            Thread.sleep(1000);
+            harness.produce(VectorRecords.of("simple", registry));
+            harness.awaitProcessed("jolt-it-capped", Duration.ofSeconds(60));
+            service.bolt().flush();
+            assertThat(service.bolt().lost()).isZero();
+            assertThat(service.bolt().degraded()).isZero();
+            assertThat(harness.readAll(Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer())).hasSize((int) service.bolt().written());
         }
     }
 

@@ -49,10 +49,6 @@ public class VerificationBenchmark {
     List<Entry> pathCandidates;
     List<AuthorityRecord> authority;
     List<EntryInput> history;
-    /** More distinct entries than the process remembers verified signatures: each verify is a first one. */
-    byte[][] freshBodies;
-    byte[][] freshSignatures;
-    int next;
 
     @Setup
     public void setUp() {
@@ -78,21 +74,34 @@ public class VerificationBenchmark {
             history.add(new EntryInput.Signed(e));
         }
         authority = List.of(authorize, authorizeB);
-
-        TestIdentity.Device c = alice.device("dev_c");
-        freshBodies = new byte[FRESH][];
-        freshSignatures = new byte[FRESH][];
-        for (int i = 0; i < FRESH; i++) {
-            Entry e = c.set("/profile/display-name", "Alice in the benchmark " + i, previous.hash());
-            freshBodies[i] = e.bodyBytes();
-            freshSignatures[i] = e.signature();
-        }
-        deviceC = new DeviceAuthority("dev_c", PublicKey.parse(c.key().publicKeyBytes()).orElseThrow(), DeviceAuthority.Status.ACTIVE, null);
     }
 
-    /** Twice the capacity of the verified-signature memo, cycled through: every verify is a miss. */
-    private static final int FRESH = 1 << 18;
-    DeviceAuthority deviceC;
+    /**
+     * Twice as many distinct signed entries as the process remembers verified signatures, cycled
+     * through: every verify is a first one. Built only for the benchmark that uses it.
+     */
+    @State(Scope.Benchmark)
+    public static class FreshEntries {
+        static final int COUNT = 1 << 18;
+        final byte[][] bodies = new byte[COUNT][];
+        final byte[][] signatures = new byte[COUNT][];
+        DeviceAuthority device;
+        String identity;
+        int next;
+
+        @Setup
+        public void setUp() {
+            TestIdentity carol = TestIdentity.named("bench-fresh");
+            TestIdentity.Device c = carol.device("dev_c");
+            for (int i = 0; i < COUNT; i++) {
+                Entry e = c.set("/profile/display-name", "Carol in the benchmark " + i);
+                bodies[i] = e.bodyBytes();
+                signatures[i] = e.signature();
+            }
+            identity = carol.id();
+            device = new DeviceAuthority("dev_c", PublicKey.parse(c.key().publicKeyBytes()).orElseThrow(), DeviceAuthority.Status.ACTIVE, null);
+        }
+    }
 
     /** The crypto limit: BouncyCastle's verify with the public key given as its 32 bytes. */
     @Benchmark
@@ -117,12 +126,12 @@ public class VerificationBenchmark {
      * hash, check the rules, verify the signature (and remember that it verified).
      */
     @Benchmark
-    public boolean verifyEntry() {
-        int i = next;
-        next = (i + 1) & (FRESH - 1);
-        Entry entry = Entry.decode(freshBodies[i], freshSignatures[i]);
-        Optional<?> defect = EntryRules.check(entry.body(), identity);
-        return defect.isEmpty() && entry.signatureVerifies(deviceC.key());
+    public boolean verifyEntry(FreshEntries fresh) {
+        int i = fresh.next;
+        fresh.next = (i + 1) & (FreshEntries.COUNT - 1);
+        Entry entry = Entry.decode(fresh.bodies[i], fresh.signatures[i]);
+        Optional<?> defect = EntryRules.check(entry.body(), fresh.identity);
+        return defect.isEmpty() && entry.signatureVerifies(fresh.device.key());
     }
 
     /** The same path for an entry whose signature this process already verified (a re-evaluation re-reading it). */

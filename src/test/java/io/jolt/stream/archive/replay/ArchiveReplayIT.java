@@ -16,6 +16,7 @@ import io.jolt.stream.protocol.MergedState;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.VectorRecords;
@@ -38,8 +39,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The bolt on a real broker: one Insert or Remove per eligible entry, never a Compact, and a
- * replay of an identity merges (by the protocol core) to the live state for the same input.
+ * The bolt on a real broker: one Insert or Remove per eligible entry, never a Compact, a replay
+ * of an identity merges (by the protocol core) to the live state for the same input, and a replay
+ * as of an earlier archive offset to the merge of the input's prefix.
  */
 @ExtendWith(RealKafka.class)
 class ArchiveReplayIT {
@@ -59,9 +61,11 @@ class ArchiveReplayIT {
         records.sort(Comparator.comparing((VectorRecords r) -> r.topic().equals("jolt.authority.v1") ? 0 : 1)
                 .thenComparing(r -> r.record() instanceof Entry e ? e.sequence() : 0L, Long::compareUnsigned));
         JoltConfig config = harness.config("jolt-it-archive", StreamHarness.tempStateDir("archive"), 1);
+        List<RecordMetadata> produced;
         try (var service = harness.start(config, registry)) {
-            harness.produce(records);
+            produced = harness.produce(records);
             harness.awaitProcessed("jolt-it-archive", Duration.ofSeconds(60));
+            service.bolt().flush();
         }
         ArchiveReplay replay = new ArchiveReplay(broker.bootstrapServers(), registry);
         List<ArchiveReplay.Archived> all = replay.read(null, null, null);
@@ -86,6 +90,34 @@ class ArchiveReplayIT {
             }
         }
         assertThat(all).hasSize(eligible);
+
+        // As of an earlier archive offset, the replay is the merge of the input up to the entry archived there.
+        ArchiveReplay.Archived cut = all.get(all.size() / 2);
+        long inputCut = -1;
+        for (int i = 0; i < records.size(); i++) {
+            if (records.get(i).record() instanceof Entry e && e.equals(cut.entry())) {
+                inputCut = produced.get(i).offset();
+            }
+        }
+        Map<String, List<Object>> prefix = new TreeMap<>();
+        for (int i = 0; i < records.size(); i++) {
+            VectorRecords r = records.get(i);
+            if (r.topic().equals(Topics.AUTHORITY) || produced.get(i).offset() <= inputCut) {
+                prefix.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.record());
+            }
+        }
+        for (Map.Entry<String, List<Object>> identity : prefix.entrySet()) {
+            List<Object> recs = identity.getValue();
+            MergedState merged = IdentityAssembler.assemble(identity.getKey(),
+                    recs.stream().filter(AuthorityRecord.class::isInstance).map(AuthorityRecord.class::cast).toList(),
+                    recs.stream().filter(Entry.class::isInstance).map(e -> (EntryInput) new EntryInput.Signed((Entry) e)).toList());
+            List<Entry> archivedThen = replay.read(identity.getKey(), cut.offset(), null).stream().map(ArchiveReplay.Archived::entry).toList();
+            JsonNode replayed = JSON.readTree(MergedStateJson.write(IdentityAssembler.fromEligible(identity.getKey(), archivedThen)));
+            JsonNode expectedThen = JSON.readTree(MergedStateJson.write(merged));
+            assertThat(replayed.get("singletons")).as("as of archive offset " + cut.offset() + ": " + identity.getKey())
+                    .isEqualTo(expectedThen.get("singletons"));
+            assertThat(replayed.get("appends")).isEqualTo(expectedThen.get("appends"));
+        }
     }
 
     /**
