@@ -181,6 +181,10 @@ final class DemoCommand implements Callable<Integer> {
                 });
         long archived = reader.readAll(Topics.ARCHIVE, new StringDeserializer(),
                 new ConfluentAvroSerde<ArchiveRecord>(registry, ArchiveRecord.getClassSchema()), (k, v) -> {});
+        Map<String, Long> forgotten = new TreeMap<>();
+        reader.readAll(Topics.COMPACTIONS, new StringDeserializer(),
+                new ConfluentAvroSerde<io.jolt.stream.avro.Compaction>(registry, io.jolt.stream.avro.Compaction.getClassSchema()),
+                (k, v) -> forgotten.merge(v.getCause().name().toLowerCase(), 1L, Long::sum));
 
         ObjectNode s = JSON.createObjectNode();
         ObjectNode generated = s.putObject("generated");
@@ -197,6 +201,8 @@ final class DemoCommand implements Callable<Integer> {
         conflictEvents.forEach(conflicts::put);
         ObjectNode rej = s.putObject("rejected_events");
         rejected.forEach(rej::put);
+        ObjectNode compactions = s.putObject("compactions");
+        forgotten.forEach(compactions::put);
         return s;
     }
 
@@ -257,6 +263,8 @@ final class DemoCommand implements Callable<Integer> {
         });
         out.printf("  rejected   %s%n", rejected.toString().strip());
         out.printf("             (%s verdict events on jolt.rejected.v1 as records arrived)%n", s.get("rejected_events"));
+        out.printf("  forgotten  %s%n", s.get("compactions").isEmpty() ? "nothing (jolt.compactions.v1 is empty)"
+                : s.get("compactions") + " on jolt.compactions.v1; the archive keeps every entry ever eligible");
         out.printf("  sample     %s%n", sample);
         String identity = s.get("sample_identity").asText();
         out.println();

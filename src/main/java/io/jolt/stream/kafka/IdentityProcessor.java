@@ -382,6 +382,10 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             }
             count = forgetting.lowWater();
         }
+        long was = heldCount(identity);
+        if (count == was) {
+            return; // most re-evaluations hold nothing and held nothing: no changelog record
+        }
         if (count == 0) {
             held.delete(Stores.identity(identity));
         } else {
