@@ -53,10 +53,6 @@ public record CompactedHistory(Map<String, Floor> floors, Set<Superseded> supers
         return Optional.ofNullable(floors.get(deviceId));
     }
 
-    public boolean isEmpty() {
-        return floors.isEmpty();
-    }
-
     /** Whether an entry is forgotten history: at or below its device's floor. */
     public boolean forgets(Entry entry) {
         Floor f = floors.get(entry.deviceId());
