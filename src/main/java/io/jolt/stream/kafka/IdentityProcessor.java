@@ -9,7 +9,6 @@ import io.jolt.stream.protocol.Defect;
 import io.jolt.stream.protocol.DeviceAuthority;
 import io.jolt.stream.protocol.DeviceLog;
 import io.jolt.stream.protocol.Entry;
-import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.EntryRules;
 import io.jolt.stream.protocol.Equivocation;
 import io.jolt.stream.protocol.Hash;
@@ -23,10 +22,8 @@ import io.jolt.stream.protocol.RejectionReason;
 import io.jolt.stream.protocol.SingletonMerge;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.Utf8;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,13 +34,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -75,10 +70,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     private KeyValueStore<Bytes, byte[]> appends;
     private KeyValueStore<Bytes, byte[]> eligible;
     private KeyValueStore<Bytes, byte[]> emitted;
-    private KeyValueStore<Bytes, byte[]> held;
-    private KeyValueStore<Bytes, byte[]> compacted;
-    /** Where the sweep of superseded history resumes: the last identity it visited (this instance's memory only). */
-    private Bytes sweptUpTo;
+    private LiveForgetter forgetter;
     private ProcessorMetrics metrics;
 
     IdentityProcessor(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde,
@@ -99,10 +91,10 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         appends = context.getStateStore(Stores.APPENDS);
         eligible = context.getStateStore(Stores.ELIGIBLE);
         emitted = context.getStateStore(Stores.EMITTED);
-        held = context.getStateStore(Stores.HELD);
-        compacted = context.getStateStore(Stores.COMPACTED);
+        forgetter = new LiveForgetter(forgetting, this::forget, authority, entries, identities, eligible, emitted,
+                context.getStateStore(Stores.HELD), context.getStateStore(Stores.COMPACTED));
         if (forgetting.forgetsSupersededHistory()) {
-            context.schedule(forgetting.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweepSupersededHistory);
+            context.schedule(forgetting.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, forgetter::sweep);
         }
         metrics = new ProcessorMetrics(context.metrics(), context.taskId());
     }
@@ -193,9 +185,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         if (device.isEmpty()) {
             // Kept in the entries store: a later Authorize re-evaluates the identity and admits it.
             emitRejection(identity, Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE), source, record);
-            long nowHeld = heldCount(identity) + 1;
-            held.put(Stores.identity(identity), uint64(nowHeld));
-            if (nowHeld > forgetting.heldMax()) {
+            if (forgetter.holdOneMore(identity)) {
                 reevaluate(identity, source, record); // counts exactly and drops down to the low-water mark
             }
             return;
@@ -212,7 +202,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         }
         if (extendsEligibleHead(identity, device.get(), entry)) {
             applyHotPath(identity, summary, entry, source, record);
-        } else if (compactedHistory(identity).forgets(entry)) {
+        } else if (forgetter.compacted(identity).forgets(entry)) {
             entries.delete(key); // forgotten history received again: the archive holds it
         } else {
             reevaluate(identity, source, record);
@@ -229,12 +219,12 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         }
         Head head = device.head();
         if (head == null) {
-            return entry.sequence() == 0 && count(entries, Stores.device(identity, entry.deviceId()), 2) == 1;
+            return entry.sequence() == 0 && StoreScans.count(entries, Stores.device(identity, entry.deviceId()), 2) == 1;
         }
         return entry.sequence() == head.deviceSequence() + 1 && entry.sequence() != 0
                 && head.entryHash().equals(entry.body().previousEntryHash())
-                && count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence()), 2) == 1
-                && count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence() + 1), 1) == 0;
+                && StoreScans.count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence()), 2) == 1
+                && StoreScans.count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence() + 1), 1) == 0;
     }
 
     private void applyHotPath(String identity, IdentitySummary summary, Entry entry, Source source, Record<String, byte[]> record) {
@@ -273,18 +263,18 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     /** Recomputes the identity from every stored record and emits what changed. */
     private void reevaluate(String identity, Source trigger, Record<String, byte[]> record) {
         metrics.reevaluations.record();
-        StoredIdentity stored = storedIdentity(identity);
+        StoredIdentity stored = StoredIdentity.load(identity, authority, entries);
         Map<Hash, Source> sources = stored.sources();
-        CompactedHistory forgotten = compactedHistory(identity);
+        CompactedHistory forgotten = forgetter.compacted(identity);
         MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), forgotten);
 
         Map<String, SingletonState> before = activeStates(identity);
         Map<String, SingletonState> after = new TreeMap<>(Utf8.ORDER);
         state.singletons().forEach(s -> after.put(s.path(), s));
 
-        deletePrefix(heads, Stores.identity(identity));
-        deletePrefix(observed, Stores.identity(identity));
-        deletePrefix(appends, Stores.identity(identity));
+        StoreScans.deletePrefix(heads, Stores.identity(identity));
+        StoreScans.deletePrefix(observed, Stores.identity(identity));
+        StoreScans.deletePrefix(appends, Stores.identity(identity));
         for (CompactedHistory.Superseded s : forgotten.superseded()) {
             observed.put(Stores.pathHash(identity, s.path(), s.hash()), Stores.EMPTY);
         }
@@ -332,124 +322,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
                 forward(JoltTopology.CONFLICTS_SINK, identity, OutputRecords.equivocation(identity, evidence), record);
             }
         }
-        boundHeld(identity, state, stored.byHash(), record);
-    }
-
-    /** Everything stored of an identity: its authority records and its entries, with where each came from. */
-    private record StoredIdentity(List<AuthorityRecord> authority, List<EntryInput> inputs, Map<Hash, Source> sources, Map<Hash, Entry> byHash) {}
-
-    private StoredIdentity storedIdentity(String identity) {
-        List<AuthorityRecord> authorityRecords = new ArrayList<>();
-        forEach(authority, Stores.identity(identity), (k, v) -> authorityRecords.add(AuthorityRecord.fromWire(v)));
-        List<EntryInput> inputs = new ArrayList<>();
-        Map<Hash, Source> sources = new HashMap<>();
-        Map<Hash, Entry> byHash = new HashMap<>();
-        forEach(entries, Stores.identity(identity), (k, v) -> {
-            StoredEntry s = StoredEntry.decode(v);
-            inputs.add(new EntryInput.Signed(s.entry()));
-            sources.putIfAbsent(s.entry().hash(), s.source());
-            byHash.putIfAbsent(s.entry().hash(), s.entry());
-        });
-        return new StoredIdentity(authorityRecords, inputs, sources, byHash);
-    }
-
-    /**
-     * Counts the entries held while not eligible and, beyond the bound, drops those with the
-     * greatest (device_sequence, device_id, entry_hash) down to the low-water mark. Held entries
-     * are on no branch, so dropping them leaves every eligible entry, and so the merged state,
-     * as it is: the state is the one of the records kept. A dropped entry is forgotten whole (its
-     * stored copies and its reported verdict), so received again it is treated as new.
-     */
-    private void boundHeld(String identity, MergedState state, Map<Hash, Entry> stored, Record<String, byte[]> record) {
-        Map<Hash, RejectionReason> heldAs = new HashMap<>();
-        for (Rejection row : state.rejected()) {
-            if (row.reason() == RejectionReason.UNKNOWN_DEVICE || row.reason() == RejectionReason.PENDING) {
-                heldAs.put(row.entryHash(), row.reason());
-            }
-        }
-        long count = heldAs.size();
-        if (count > forgetting.heldMax()) {
-            List<Entry> byDrop = new ArrayList<>();
-            heldAs.keySet().forEach(h -> byDrop.add(stored.get(h)));
-            byDrop.sort(HELD_ORDER);
-            for (Entry e : byDrop.subList((int) forgetting.lowWater(), byDrop.size())) {
-                RejectionReason reason = heldAs.get(e.hash());
-                deletePrefix(entries, Stores.entryCopies(identity, e.deviceId(), e.sequence(), e.hash()));
-                emitted.delete(Stores.rejection(identity, e.hash(), reason));
-                forget(new ArchiveOperation.Compact(identity, e, ArchiveOperation.Cause.HELD_BOUND),
-                        io.jolt.stream.avro.RejectionKind.valueOf(reason.name()),
-                        "held as " + reason.wireName() + " beyond " + JoltConfig.HELD_MAX + "=" + forgetting.heldMax(), record);
-            }
-            count = forgetting.lowWater();
-        }
-        long was = heldCount(identity);
-        if (count == was) {
-            return; // most re-evaluations hold nothing and held nothing: no changelog record
-        }
-        if (count == 0) {
-            held.delete(Stores.identity(identity));
-        } else {
-            held.put(Stores.identity(identity), uint64(count));
-        }
-    }
-
-    /** Nearest a root first: what a later Authorize or predecessor can admit soonest stays longest. */
-    private static final java.util.Comparator<Entry> HELD_ORDER = java.util.Comparator
-            .<Entry, Long>comparing(Entry::sequence, Long::compareUnsigned)
-            .thenComparing(Entry::deviceId, Utf8.ORDER)
-            .thenComparing(Entry::hash);
-
-    /**
-     * Visits a bounded batch of identities, resuming where the last sweep stopped, and forgets
-     * the superseded singleton history each holds past the retention.
-     */
-    private void sweepSupersededHistory(long now) {
-        long createdBefore = now - forgetting.supersededRetention().toMillis();
-        List<Bytes> batch = new ArrayList<>(SWEEP_BATCH);
-        try (KeyValueIterator<Bytes, byte[]> it = sweptUpTo == null ? identities.all() : identities.range(Bytes.increment(sweptUpTo), null)) {
-            while (it.hasNext() && batch.size() < SWEEP_BATCH) {
-                batch.add(it.next().key);
-            }
-        }
-        sweptUpTo = batch.size() < SWEEP_BATCH ? null : batch.get(batch.size() - 1);
-        for (Bytes key : batch) {
-            forgetSupersededHistory(StoreKey.identityOf(key), createdBefore, now);
-        }
-    }
-
-    /** Identities a sweep visits per interval: bounded, so a punctuation never holds the thread for long. */
-    static final int SWEEP_BATCH = 500;
-
-    private void forgetSupersededHistory(String identity, long createdBefore, long now) {
-        CompactedHistory before = compactedHistory(identity);
-        StoredIdentity stored = storedIdentity(identity);
-        MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), before);
-        CompactedHistory.Plan plan = before.plan(state, createdBefore);
-        if (plan.forgotten().isEmpty()) {
-            return;
-        }
-        Record<String, byte[]> at = new Record<>(identity, null, now);
-        for (Entry e : plan.forgotten()) {
-            deletePrefix(entries, Stores.entryCopies(identity, e.deviceId(), e.sequence(), e.hash()));
-            eligible.delete(Stores.eligible(identity, e)); // archived already; no longer anything the live side holds
-            forget(new ArchiveOperation.Compact(identity, e, ArchiveOperation.Cause.SUPERSEDED_RETENTION), null,
-                    "superseded on " + e.body().operation().path() + " by a later value of its device, written before "
-                            + JoltConfig.SUPERSEDED_RETENTION_MS + "=" + forgetting.supersededRetention().toMillis() + " ago", at);
-        }
-        compacted.put(Stores.identity(identity), plan.next().encode());
-    }
-
-    private CompactedHistory compactedHistory(String identity) {
-        return CompactedHistory.decode(compacted.get(Stores.identity(identity)));
-    }
-
-    private long heldCount(String identity) {
-        byte[] v = held.get(Stores.identity(identity));
-        return v == null ? 0 : ByteBuffer.wrap(v).getLong();
-    }
-
-    private static byte[] uint64(long n) {
-        return ByteBuffer.allocate(Long.BYTES).putLong(n).array();
+        forgetter.boundHeld(identity, state, stored.byHash(), record);
     }
 
     /** The live side forgot an entry: a Compact for the bolt (which drops it) and a named report. */
@@ -478,7 +351,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             }
         }
         List<Bytes> dropped = new ArrayList<>();
-        forEach(eligible, Stores.identity(identity), (k, v) -> {
+        StoreScans.forEach(eligible, Stores.identity(identity), (k, v) -> {
             if (Stores.isEligibleNow(v) && !now.contains(k)) {
                 dropped.add(k);
             }
@@ -496,7 +369,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     /** The stored entry an eligible key (identity, device, sequence, hash) names. */
     private Entry findEntry(Bytes eligibleKey) {
         Entry[] found = new Entry[1];
-        forEach(entries, eligibleKey, (k, v) -> found[0] = StoredEntry.decode(v).entry());
+        StoreScans.forEach(entries, eligibleKey, (k, v) -> found[0] = StoredEntry.decode(v).entry());
         return found[0];
     }
 
@@ -559,7 +432,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
 
     private Map<String, SingletonState> activeStates(String identity) {
         Map<String, List<Entry>> byPath = new TreeMap<>(Utf8.ORDER);
-        forEach(heads, Stores.identity(identity), (k, v) -> {
+        StoreScans.forEach(heads, Stores.identity(identity), (k, v) -> {
             List<Entry> active = Stores.decodeHeads(v);
             if (!active.isEmpty()) {
                 byPath.put(active.get(0).body().operation().path(), active);
@@ -570,33 +443,5 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         return out;
     }
 
-    private interface KeyValueAction {
-        void accept(Bytes key, byte[] value);
-    }
 
-    private static void forEach(KeyValueStore<Bytes, byte[]> store, Bytes prefix, KeyValueAction action) {
-        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(prefix, new org.apache.kafka.common.serialization.BytesSerializer())) {
-            while (it.hasNext()) {
-                KeyValue<Bytes, byte[]> kv = it.next();
-                action.accept(kv.key, kv.value);
-            }
-        }
-    }
-
-    private static int count(KeyValueStore<Bytes, byte[]> store, Bytes prefix, int atMost) {
-        int n = 0;
-        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(prefix, new org.apache.kafka.common.serialization.BytesSerializer())) {
-            while (it.hasNext() && n < atMost) {
-                it.next();
-                n++;
-            }
-        }
-        return n;
-    }
-
-    private static void deletePrefix(KeyValueStore<Bytes, byte[]> store, Bytes prefix) {
-        List<Bytes> keys = new ArrayList<>();
-        forEach(store, prefix, (k, v) -> keys.add(k));
-        keys.forEach(store::delete);
-    }
 }

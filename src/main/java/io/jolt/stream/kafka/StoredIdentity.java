@@ -1,0 +1,30 @@
+package io.jolt.stream.kafka;
+
+import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.EntryInput;
+import io.jolt.stream.protocol.Hash;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/** Everything stored of an identity: its authority records and its entries, with where each came from. */
+record StoredIdentity(List<AuthorityRecord> authority, List<EntryInput> inputs, Map<Hash, Source> sources, Map<Hash, Entry> byHash) {
+    static StoredIdentity load(String identity, KeyValueStore<Bytes, byte[]> authorityStore, KeyValueStore<Bytes, byte[]> entryStore) {
+        List<AuthorityRecord> authority = new ArrayList<>();
+        StoreScans.forEach(authorityStore, Stores.identity(identity), (k, v) -> authority.add(AuthorityRecord.fromWire(v)));
+        List<EntryInput> inputs = new ArrayList<>();
+        Map<Hash, Source> sources = new HashMap<>();
+        Map<Hash, Entry> byHash = new HashMap<>();
+        StoreScans.forEach(entryStore, Stores.identity(identity), (k, v) -> {
+            StoredEntry s = StoredEntry.decode(v);
+            inputs.add(new EntryInput.Signed(s.entry()));
+            sources.putIfAbsent(s.entry().hash(), s.source());
+            byHash.putIfAbsent(s.entry().hash(), s.entry());
+        });
+        return new StoredIdentity(authority, inputs, sources, byHash);
+    }
+}
