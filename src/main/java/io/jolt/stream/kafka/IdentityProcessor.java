@@ -25,6 +25,7 @@ import io.jolt.stream.protocol.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -177,11 +178,13 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         if (entries.get(key) != null) {
             return; // identical entries count once
         }
-        entries.put(key, new StoredEntry(entry, source).encode());
-
         byte[] summaryBytes = identities.get(Stores.identity(identity));
         IdentitySummary summary = summaryBytes == null ? null : IdentitySummary.decode(summaryBytes);
         Optional<IdentitySummary.Device> device = summary == null ? Optional.empty() : summary.device(entry.deviceId());
+        if (device.isPresent() && atOrBelowHead(device.get(), entry) && forgetter.compacted(identity).forgets(entry)) {
+            return; // forgotten history received again (the archive holds it): ignored, as the core ignores it
+        }
+        entries.put(key, new StoredEntry(entry, source).encode());
         if (device.isEmpty()) {
             // Kept in the entries store: a later Authorize re-evaluates the identity and admits it.
             emitRejection(identity, Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE), source, record);
@@ -202,11 +205,14 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         }
         if (extendsEligibleHead(identity, device.get(), entry)) {
             applyHotPath(identity, summary, entry, source, record);
-        } else if (forgetter.compacted(identity).forgets(entry)) {
-            entries.delete(key); // forgotten history received again: the archive holds it
         } else {
             reevaluate(identity, source, record);
         }
+    }
+
+    /** Only an entry at or below its device's eligible head can be forgotten history: the hot path never asks. */
+    private static boolean atOrBelowHead(IdentitySummary.Device device, Entry entry) {
+        return device.head() != null && Long.compareUnsigned(entry.sequence(), device.head().deviceSequence()) <= 0;
     }
 
     /**
@@ -230,7 +236,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     private void applyHotPath(String identity, IdentitySummary summary, Entry entry, Source source, Record<String, byte[]> record) {
         metrics.hotPath.record();
         identities.put(Stores.identity(identity), summary.advance(entry.deviceId(), Head.of(entry), entry.body().operationLevel()).encode());
-        eligible.put(Stores.eligible(identity, entry), Stores.EMPTY);
+        eligible.put(Stores.entryHash(identity, entry), Stores.EMPTY);
         Operation operation = entry.body().operation();
         if (operation.isSingletonCandidate()) {
             String path = operation.path();
@@ -338,21 +344,21 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
      * holds one operation per entry ever eligible.
      */
     private void reconcileArchive(String identity, List<Entry> eligibleNow, Map<Hash, Source> sources, Source trigger, Record<String, byte[]> record) {
-        Set<Bytes> now = new HashSet<>();
+        Map<Bytes, byte[]> archived = new LinkedHashMap<>(); // in key order, so Compacts come out in a stable order
+        StoreScans.forEach(eligible, Stores.identity(identity), archived::put);
         for (Entry e : eligibleNow) {
-            Bytes key = Stores.eligible(identity, e);
-            now.add(key);
-            byte[] was = eligible.get(key);
-            if (was == null || !Stores.isEligibleNow(was)) {
-                eligible.put(key, Stores.EMPTY);
-            }
+            Bytes key = Stores.entryHash(identity, e);
+            byte[] was = archived.remove(key);
             if (was == null) {
+                eligible.put(key, Stores.EMPTY);
                 emitArchive(identity, e, sources.getOrDefault(e.hash(), trigger), record);
+            } else if (!Stores.isEligibleNow(was)) {
+                eligible.put(key, Stores.EMPTY);
             }
         }
         List<Bytes> dropped = new ArrayList<>();
-        StoreScans.forEach(eligible, Stores.identity(identity), (k, v) -> {
-            if (Stores.isEligibleNow(v) && !now.contains(k)) {
+        archived.forEach((k, v) -> {
+            if (Stores.isEligibleNow(v)) {
                 dropped.add(k);
             }
         });
@@ -442,6 +448,4 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         byPath.forEach((path, active) -> SingletonMerge.merge(path, active).ifPresent(s -> out.put(path, s)));
         return out;
     }
-
-
 }

@@ -2,9 +2,7 @@ package io.jolt.stream.kafka;
 
 import io.jolt.stream.protocol.AppendRecord;
 import io.jolt.stream.protocol.CompactedHistory;
-import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
-import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.Hex;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.JoltPath;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -109,18 +106,11 @@ public final class IdentityQueries {
 
     /** The §9 merged state of an identity from its stored records, or empty when nothing is held. */
     public Optional<MergedState> state(String identity) {
-        List<AuthorityRecord> authority = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = store(Stores.AUTHORITY).prefixScan(Stores.identity(identity), new BytesSerializer())) {
-            it.forEachRemaining(kv -> authority.add(AuthorityRecord.fromWire(kv.value)));
-        }
-        List<EntryInput> entries = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = store(Stores.ENTRIES).prefixScan(Stores.identity(identity), new BytesSerializer())) {
-            it.forEachRemaining(kv -> entries.add(new EntryInput.Signed(StoredEntry.decode(kv.value).entry())));
-        }
-        if (authority.isEmpty() && entries.isEmpty()) {
+        StoredIdentity stored = StoredIdentity.load(identity, store(Stores.AUTHORITY), store(Stores.ENTRIES));
+        if (stored.authority().isEmpty() && stored.inputs().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(IdentityAssembler.assemble(identity, authority, entries, compacted(identity)));
+        return Optional.of(IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), compacted(identity)));
     }
 
     private CompactedHistory compacted(String identity) {
@@ -128,9 +118,7 @@ public final class IdentityQueries {
     }
 
     private static boolean any(ReadOnlyKeyValueStore<Bytes, byte[]> store, Bytes prefix) {
-        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(prefix, new BytesSerializer())) {
-            return it.hasNext();
-        }
+        return StoreScans.count(store, prefix, 1) > 0;
     }
 
     private static boolean startsWith(byte[] key, byte[] prefix) {

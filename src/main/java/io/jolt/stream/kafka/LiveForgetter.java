@@ -84,10 +84,10 @@ final class LiveForgetter {
             byDrop.sort(HELD_ORDER);
             for (Entry e : byDrop.subList((int) forgetting.lowWater(), byDrop.size())) {
                 RejectionReason reason = heldAs.get(e.hash());
-                StoreScans.deletePrefix(entries, Stores.entryCopies(identity, e.deviceId(), e.sequence(), e.hash()));
+                StoreScans.deletePrefix(entries, Stores.entryHash(identity, e));
                 emitted.delete(Stores.rejection(identity, e.hash(), reason));
                 forgotten.forget(new ArchiveOperation.Compact(identity, e, ArchiveOperation.Cause.HELD_BOUND),
-                        io.jolt.stream.avro.RejectionKind.valueOf(reason.name()),
+                        RejectionKind.valueOf(reason.name()),
                         "held as " + reason.wireName() + " beyond " + JoltConfig.HELD_MAX + "=" + forgetting.heldMax(), record);
             }
             count = forgetting.lowWater();
@@ -140,8 +140,8 @@ final class LiveForgetter {
         }
         Record<String, byte[]> at = new Record<>(identity, null, now);
         for (Entry e : plan.forgotten()) {
-            StoreScans.deletePrefix(entries, Stores.entryCopies(identity, e.deviceId(), e.sequence(), e.hash()));
-            eligible.delete(Stores.eligible(identity, e)); // archived already; no longer anything the live side holds
+            StoreScans.deletePrefix(entries, Stores.entryHash(identity, e));
+            eligible.delete(Stores.entryHash(identity, e)); // archived already; no longer anything the live side holds
             forgotten.forget(new ArchiveOperation.Compact(identity, e, ArchiveOperation.Cause.SUPERSEDED_RETENTION), null,
                     "superseded on " + e.body().operation().path() + " by a later value of its device, written before "
                             + JoltConfig.SUPERSEDED_RETENTION_MS + "=" + forgetting.supersededRetention().toMillis() + " ago", at);

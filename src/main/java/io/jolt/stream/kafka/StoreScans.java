@@ -7,6 +7,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /** Prefix scans over a store whose keys are {@link StoreKey} tuples: everything of an identity, a device, a path. */
 final class StoreScans {
@@ -16,7 +17,7 @@ final class StoreScans {
         void accept(Bytes key, byte[] value);
     }
 
-    static void forEach(KeyValueStore<Bytes, byte[]> store, Bytes prefix, KeyValueAction action) {
+    static void forEach(ReadOnlyKeyValueStore<Bytes, byte[]> store, Bytes prefix, KeyValueAction action) {
         try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(prefix, new BytesSerializer())) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
@@ -26,7 +27,7 @@ final class StoreScans {
     }
 
     /** How many keys begin with {@code prefix}, counting no further than {@code atMost}. */
-    static int count(KeyValueStore<Bytes, byte[]> store, Bytes prefix, int atMost) {
+    static int count(ReadOnlyKeyValueStore<Bytes, byte[]> store, Bytes prefix, int atMost) {
         int n = 0;
         try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(prefix, new BytesSerializer())) {
             while (it.hasNext() && n < atMost) {

@@ -61,9 +61,7 @@ final class StoreSyncHistory implements SyncHistory {
     @Override
     public List<AuthorityRecord> chain() {
         List<AuthorityRecord> records = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = authority.prefixScan(Stores.identity(identity), new BytesSerializer())) {
-            it.forEachRemaining(kv -> records.add(AuthorityRecord.fromWire(kv.value)));
-        }
+        StoreScans.forEach(authority, Stores.identity(identity), (k, v) -> records.add(AuthorityRecord.fromWire(v)));
         return Authority.verify(identity, records).chain();
     }
 
@@ -112,8 +110,7 @@ final class StoreSyncHistory implements SyncHistory {
 
     /** The stored entry with this hash; of two copies (signatures) the lesser, which sorts first. */
     private Entry entry(String deviceId, long sequence, Hash hash) {
-        Bytes prefix = StoreKey.of(identity).text(deviceId).uint64(sequence).hash(hash).toBytes();
-        try (KeyValueIterator<Bytes, byte[]> it = entries.prefixScan(prefix, new BytesSerializer())) {
+        try (KeyValueIterator<Bytes, byte[]> it = entries.prefixScan(Stores.entryHash(identity, deviceId, sequence, hash), new BytesSerializer())) {
             if (!it.hasNext()) {
                 throw new IllegalStateException("eligible entry " + hash + " of " + identity + " is not stored");
             }

@@ -9,11 +9,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /** Everything stored of an identity: its authority records and its entries, with where each came from. */
 record StoredIdentity(List<AuthorityRecord> authority, List<EntryInput> inputs, Map<Hash, Source> sources, Map<Hash, Entry> byHash) {
-    static StoredIdentity load(String identity, KeyValueStore<Bytes, byte[]> authorityStore, KeyValueStore<Bytes, byte[]> entryStore) {
+    static StoredIdentity load(String identity, ReadOnlyKeyValueStore<Bytes, byte[]> authorityStore, ReadOnlyKeyValueStore<Bytes, byte[]> entryStore) {
         List<AuthorityRecord> authority = new ArrayList<>();
         StoreScans.forEach(authorityStore, Stores.identity(identity), (k, v) -> authority.add(AuthorityRecord.fromWire(v)));
         List<EntryInput> inputs = new ArrayList<>();

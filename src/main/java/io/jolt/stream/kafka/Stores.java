@@ -61,9 +61,16 @@ final class Stores {
         return StoreKey.of(e.body().identity()).text(e.deviceId()).uint64(e.sequence()).hash(e.hash()).bytes(e.signature()).toBytes();
     }
 
-    /** Every stored copy (signature) of one entry. */
-    static Bytes entryCopies(String identity, String device, long sequence, Hash hash) {
+    /**
+     * (identity, device, sequence, hash): one entry whatever its signature. The eligible store's
+     * key, and in the entries store the prefix of every stored copy of the entry.
+     */
+    static Bytes entryHash(String identity, String device, long sequence, Hash hash) {
         return StoreKey.of(identity).text(device).uint64(sequence).hash(hash).toBytes();
+    }
+
+    static Bytes entryHash(String identity, Entry e) {
+        return entryHash(identity, e.deviceId(), e.sequence(), e.hash());
     }
 
     static Bytes device(String identity, String device) {
@@ -110,10 +117,6 @@ final class Stores {
 
     static Bytes appendPrefix(String identity, String pathPrefix) {
         return StoreKey.of(identity).pathPrefix(pathPrefix).toBytes();
-    }
-
-    static Bytes eligible(String identity, Entry e) {
-        return StoreKey.of(identity).text(e.deviceId()).uint64(e.sequence()).hash(e.hash()).toBytes();
     }
 
     static boolean isEligibleNow(byte[] eligibleValue) {

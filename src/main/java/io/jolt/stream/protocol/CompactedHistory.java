@@ -75,8 +75,7 @@ public record CompactedHistory(Map<String, Floor> floors, Set<Superseded> supers
      * before {@code createdBefore} (unsigned). Stops at the first entry that is not.
      */
     public Plan plan(MergedState state, long createdBefore) {
-        Map<String, Floor> nextFloors = new TreeMap<>(Utf8.ORDER);
-        nextFloors.putAll(floors);
+        Map<String, Floor> nextFloors = new HashMap<>(floors);
         Set<Superseded> nextSuperseded = new TreeSet<>(superseded);
         int nextLevel = level;
         List<Entry> forgotten = new ArrayList<>();
@@ -151,6 +150,6 @@ public record CompactedHistory(Map<String, Floor> floors, Set<Superseded> supers
             superseded.add(new Superseded(in.string(), in.hash()));
         }
         in.end();
-        return new CompactedHistory(floors, Set.copyOf(superseded), level);
+        return new CompactedHistory(floors, new java.util.HashSet<>(superseded), level);
     }
 }

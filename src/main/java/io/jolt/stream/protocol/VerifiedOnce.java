@@ -2,6 +2,7 @@ package io.jolt.stream.protocol;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -14,10 +15,10 @@ import java.util.function.Function;
  * so remembering them changes no outcome; it spares an identity's re-evaluation the 60–100 µs
  * equation for every record it reads again, and a key's full-order check (more than a verify)
  * every time an authority is re-verified. A body is named by its BLAKE3 hash, so a remembered
- * triple cannot vouch for another body. Only successes are remembered: a failure is never
- * cached into a success, and bad records are rare enough to check again. Bounded, and safe to
- * share between stream threads. (An unusable key is
- * remembered as unusable: that check, too, depends on the 32 bytes alone.)
+ * triple cannot vouch for another body. Only verified signatures are remembered: a failure is
+ * never cached into a success, and bad records are rare enough to check again. (An unusable key
+ * is remembered as unusable: that check, too, depends on the 32 bytes alone.) Bounded, and safe
+ * to share between stream threads.
  */
 final class VerifiedOnce {
     /**
@@ -27,7 +28,14 @@ final class VerifiedOnce {
      */
     private static final int SLOTS = 1 << 17;
     private static final AtomicReferenceArray<byte[]> SIGNATURES = new AtomicReferenceArray<>(SLOTS);
-    private static final Lru<ByteBuffer, Optional<PublicKey>> KEYS = new Lru<>(1 << 14);
+    /** Key checks, least recently used out first. */
+    private static final Map<ByteBuffer, Optional<PublicKey>> KEYS = Collections.synchronizedMap(
+            new LinkedHashMap<>(1024, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Optional<PublicKey>> eldest) {
+                    return size() > 1 << 14;
+                }
+            });
 
     private VerifiedOnce() {}
 
@@ -60,26 +68,5 @@ final class VerifiedOnce {
         Optional<PublicKey> checked = check.apply(raw32);
         KEYS.put(raw, checked);
         return checked;
-    }
-
-    private static final class Lru<K, V> {
-        private final Map<K, V> map;
-
-        Lru(int capacity) {
-            this.map = new LinkedHashMap<>(1024, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
-                    return size() > capacity;
-                }
-            };
-        }
-
-        synchronized V get(K key) {
-            return map.get(key);
-        }
-
-        synchronized void put(K key, V value) {
-            map.put(key, value);
-        }
     }
 }
