@@ -10,6 +10,7 @@ import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.AuthorityAction;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.PublicKey;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,9 +38,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--entries", defaultValue = "200000", description = "Entries to generate (default ${DEFAULT-VALUE}).")
     int entries;
 
-    @Option(names = "--warm-up", defaultValue = "40000",
+    @Option(names = "--warm-up", defaultValue = "120000",
             description = "Entries (other identities) processed first and not timed, so that the JIT has compiled the pipeline,"
-                    + " as the raw verify loop is warm when it is timed (default ${DEFAULT-VALUE}; 0: time from a cold start).")
+                    + " as the raw verify loop is warm when it is timed (default ${DEFAULT-VALUE}; 0: time from a cold start)."
+                    + " The JIT's share of the timed part is printed: well above 0 means not yet at steady state.")
     int warmUpEntries;
 
     @Option(names = "--devices", defaultValue = "3", description = "Devices per identity (default ${DEFAULT-VALUE}).")
@@ -72,7 +75,8 @@ final class BenchCommand implements Callable<Integer> {
                 : LocalRuns.generate(new Workload.Shape(warmUpIdentities, devices, entriesPerDevice, 12), err);
 
         err.println("bench: measuring the raw BouncyCastle verify rate with " + streamThreads + " thread(s) ...");
-        double rawRate = rawVerifyRate(workload, streamThreads, Duration.ofSeconds(5));
+        // The first measurement runs after an untimed 5 s, so that the JIT has compiled the verify loop (C2 takes seconds).
+        double rawBefore = rawVerifyRate(workload, streamThreads, Duration.ofSeconds(5), Duration.ofSeconds(5));
 
         LocalBroker broker = null;
         try {
@@ -100,7 +104,10 @@ final class BenchCommand implements Callable<Integer> {
             double produceSeconds = (System.nanoTime() - t0) / 1e9;
             err.printf("bench: produced %,d records (%,d of them warm-up) in %.1f s%n", records + warmUpRecords, warmUpRecords, produceSeconds);
 
-            Map<String, Double> counters = new java.util.TreeMap<>();
+            Map<String, Double> counters;
+            long checksTimed;
+            Optional<ProcessHandle> brokerProcess = broker == null ? Optional.empty() : broker.process();
+            CpuUse.Cores cores;
             long t1 = System.nanoTime();
             double warmUpSeconds = 0;
             try (JoltService service = JoltService.start(config, registry); TopicReader reader = new TopicReader(bootstrap)) {
@@ -108,15 +115,18 @@ final class BenchCommand implements Callable<Integer> {
                     LocalRuns.awaitProcessed(reader, applicationId, 0, warmUpRecords, "warming up", err);
                     warmUpSeconds = (System.nanoTime() - t1) / 1e9;
                 }
+                CpuUse timedFrom = CpuUse.now(brokerProcess);
+                long checksBefore = PublicKey.checksComputed();
                 LocalRuns.awaitProcessed(reader, applicationId, warmUpRecords, records, "processing", err);
-                service.streams().metrics().forEach((name, metric) -> {
-                    if (name.group().equals(io.jolt.stream.kafka.ProcessorMetrics.GROUP)) {
-                        counters.merge(name.name() + (name.tags().containsKey("reason") ? "{" + name.tags().get("reason") + "}" : ""),
-                                ((Number) metric.metricValue()).doubleValue(), Double::sum);
-                    }
-                });
+                cores = CpuUse.now(brokerProcess).since(timedFrom);
+                counters = processorCounters(service);
+                checksTimed = PublicKey.checksComputed() - checksBefore;
             }
             double totalSeconds = (System.nanoTime() - t1) / 1e9;
+            // Measured again once the service has stopped, and averaged: the machine's speed drifts within a run.
+            err.println("bench: measuring the raw BouncyCastle verify rate again ...");
+            double rawAfter = rawVerifyRate(workload, streamThreads, Duration.ZERO, Duration.ofSeconds(5));
+            double rawRate = (rawBefore + rawAfter) / 2;
             double seconds = totalSeconds - warmUpSeconds;
             double rate = workload.entries().size() / seconds;
             out.printf("%njolt bench: %,d entries (%,d identities x %d devices), %d stream thread(s), %d partitions, exactly once%n",
@@ -127,8 +137,16 @@ final class BenchCommand implements Callable<Integer> {
             }
             out.printf("  end to end          %,.0f entries/s  (%,d records in %.1f s, %s to all committed)%n",
                     rate, records, seconds, warmUp != null ? "from the end of the warm-up" : "from service start");
-            out.printf("  raw Ed25519 verify  %,.0f verifies/s with %d thread(s)  (BouncyCastle, same run)%n", rawRate, streamThreads);
+            out.printf("  raw Ed25519 verify  %,.0f verifies/s with %d thread(s)  (BouncyCastle, same run: %,.0f before, %,.0f after)%n",
+                    rawRate, streamThreads, rawBefore, rawAfter);
             out.printf("ratio: %.2f%n", rate / rawRate);
+            // Each raw verify costs threads/rawRate seconds of one core: what the service's checks cost too, at best.
+            double signatureCores = checksTimed * (streamThreads / rawRate) / cores.seconds();
+            out.printf("  cpu, timed part     service %.2f cores (stream threads %.2f, JIT %.2f), broker %s: %.2f of the machine's %d cores%n",
+                    cores.service(), cores.streamThreads(), cores.jit(), cores.broker().map(b -> String.format("%.2f", b)).orElse("not local, not counted"),
+                    cores.total(), Runtime.getRuntime().availableProcessors());
+            out.printf("  Ed25519             %.2f cores (%,d signature and key checks x %.0f µs, the raw loop's cost): %.0f%% of the CPU used%n",
+                    signatureCores, checksTimed, streamThreads / rawRate * 1e6, 100 * signatureCores / cores.total());
             StringBuilder work = new StringBuilder();
             counters.forEach((k, v) -> {
                 if (v > 0) {
@@ -145,8 +163,27 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** The processor's counters, summed over tasks (a reason tag kept in the name). */
+    private static Map<String, Double> processorCounters(JoltService service) {
+        Map<String, Double> counters = new java.util.TreeMap<>();
+        service.streams().metrics().forEach((name, metric) -> {
+            if (name.group().equals(io.jolt.stream.kafka.ProcessorMetrics.GROUP)) {
+                counters.merge(name.name() + (name.tags().containsKey("reason") ? "{" + name.tags().get("reason") + "}" : ""),
+                        ((Number) metric.metricValue()).doubleValue(), Double::sum);
+            }
+        });
+        return counters;
+    }
+
     /** BouncyCastle's Ed25519 verify over the workload's own entries, keys given as bytes, on {@code threads} threads. */
-    static double rawVerifyRate(Workload.Generated workload, int threads, Duration duration) throws Exception {
+    static double rawVerifyRate(Workload.Generated workload, int threads, Duration untimed, Duration timed) throws Exception {
+        if (!untimed.isZero()) {
+            verifyFor(workload, threads, untimed);
+        }
+        return verifyFor(workload, threads, timed);
+    }
+
+    private static double verifyFor(Workload.Generated workload, int threads, Duration duration) throws Exception {
         Map<String, byte[]> keys = new HashMap<>();
         for (AuthorityRecord r : workload.authority()) {
             if (r.body().action() instanceof AuthorityAction.Authorize a) {

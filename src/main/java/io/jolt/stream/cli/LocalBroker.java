@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,6 +47,15 @@ final class LocalBroker implements AutoCloseable {
 
     String bootstrapServers() {
         return bootstrap;
+    }
+
+    /** The broker's process, as deploy/start-kafka.sh recorded it. */
+    Optional<ProcessHandle> process() {
+        try {
+            return ProcessHandle.of(Long.parseLong(Files.readString(dir.resolve("broker.pid")).strip()));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.jolt.stream.protocol;
 
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**
@@ -11,6 +12,9 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
  */
 public final class PublicKey {
     public static final int LENGTH = 32;
+
+    /** Ed25519 equations computed (signature checks and usable-key checks), remembered ones not counted. */
+    private static final LongAdder CHECKS = new LongAdder();
 
     private final byte[] encoded;
     private final Ed25519.PublicPoint point;
@@ -29,6 +33,7 @@ public final class PublicKey {
     }
 
     private static Optional<PublicKey> check(byte[] raw32) {
+        CHECKS.increment();
         byte[] copy = raw32.clone();
         Ed25519.PublicPoint point = Ed25519.validatePublicKeyFullExport(copy, 0);
         return point == null ? Optional.empty() : Optional.of(new PublicKey(copy, point));
@@ -38,8 +43,18 @@ public final class PublicKey {
      * Pure Ed25519 (RFC 8032, no context), cofactorless; rejects {@code S >= L} and non-canonical R.
      */
     public boolean verify(byte[] message, byte[] signature) {
+        CHECKS.increment();
         return signature.length == Ed25519.SIGNATURE_SIZE
                 && Ed25519.verify(signature, 0, point, message, 0, message.length);
+    }
+
+    /**
+     * How many Ed25519 equations this process has computed so far: signature checks and usable-key
+     * checks, each about one verify's work. What {@link VerifiedOnce} remembered is not counted.
+     * The bench multiplies it by the raw verify cost to say how much of the CPU went to crypto.
+     */
+    public static long checksComputed() {
+        return CHECKS.sum();
     }
 
     public byte[] bytes() {

@@ -1,0 +1,51 @@
+package io.jolt.stream.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code jolt bench} as the README runs it, on a small workload: the packaged jar starts its own
+ * broker process, runs the entries through the service with exactly once, and prints the rate,
+ * the crypto limit, the ratio on a line of its own, and where the CPU of the timed part went.
+ * Figures are not asserted (the machine is shared); their presence and consistency are.
+ */
+class BenchSmokeIT {
+    @Test
+    void benchOnASmallWorkloadPrintsRateRatioAndCpuAccounting() throws Exception {
+        Path home = Path.of("").toAbsolutePath();
+        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", home.resolve("target/jolt.jar").toString(), "bench", "--entries", "3000", "--warm-up", "1500", "--threads", "2"))
+                .directory(home.toFile());
+        builder.environment().put("JOLT_HOME", home.toString());
+        builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process bench = builder.start();
+        String out = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(bench.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        assertThat(bench.exitValue()).as(out).isZero();
+
+        assertThat(out).containsPattern("jolt bench: 3,\\d{3} entries \\(100 identities x 3 devices\\), 2 stream thread\\(s\\), 4 partitions, exactly once");
+        double rate = number(out, "end to end\\s+([\\d,]+) entries/s");
+        double raw = number(out, "raw Ed25519 verify\\s+([\\d,]+) verifies/s");
+        double ratio = number(out, "(?m)^ratio: (\\d+\\.\\d\\d)$");
+        assertThat(rate).isPositive();
+        assertThat(raw).isPositive();
+        assertThat(ratio).isCloseTo(rate / raw, org.assertj.core.data.Offset.offset(0.006));
+        // The local broker's CPU is counted, and so are the signature checks of the timed part.
+        assertThat(number(out, "broker (\\d+\\.\\d\\d): ")).isPositive();
+        assertThat(number(out, "Ed25519\\s+\\d+\\.\\d\\d cores \\(([\\d,]+) signature and key checks")).isPositive();
+        assertThat(out).contains("hot-path-total=");
+    }
+
+    private static double number(String out, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(out);
+        assertThat(m.find()).as(regex + " in:\n" + out).isTrue();
+        return Double.parseDouble(m.group(1).replace(",", ""));
+    }
+}
