@@ -177,6 +177,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** BouncyCastle's Ed25519 verify over the workload's own entries, keys given as bytes, on {@code threads} threads. */
     static double rawVerifyRate(Workload.Generated workload, int threads, Duration untimed, Duration timed) throws Exception {
+        System.gc(); // what generating the workload left behind is collected now, not while the loop is timed
         if (!untimed.isZero()) {
             verifyFor(workload, threads, untimed);
         }
