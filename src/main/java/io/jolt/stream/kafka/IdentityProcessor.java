@@ -184,9 +184,9 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         if (device.isPresent() && atOrBelowHead(device.get(), entry) && forgetter.compacted(identity).forgets(entry)) {
             return; // forgotten history received again (the archive holds it): ignored, as the core ignores it
         }
-        entries.put(key, new StoredEntry(entry, source).encode());
         if (device.isEmpty()) {
             // Kept in the entries store: a later Authorize re-evaluates the identity and admits it.
+            entries.put(key, new StoredEntry(entry, source, false).encode());
             emitRejection(identity, Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE), source, record);
             if (forgetter.holdOneMore(identity)) {
                 reevaluate(identity, source, record); // counts exactly and drops down to the low-water mark
@@ -195,15 +195,19 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         }
         Optional<PublicKey> deviceKey = PublicKey.parse(device.get().publicKey());
         if (deviceKey.isEmpty()) {
+            entries.put(key, new StoredEntry(entry, source, false).encode());
             reevaluate(identity, source, record); // cannot happen for a verified authority; never skip verification
             return;
         }
         metrics.verified.record();
         if (!entry.signatureVerifies(deviceKey.get())) {
+            entries.put(key, new StoredEntry(entry, source, false).encode());
             emitRejection(identity, Rejection.of(entry, RejectionReason.BAD_SIGNATURE), source, record);
             return;
         }
-        if (extendsEligibleHead(identity, device.get(), entry)) {
+        boolean hot = extendsEligibleHead(identity, device.get(), entry);
+        entries.put(key, new StoredEntry(entry, source, hot).encode());
+        if (hot) {
             applyHotPath(identity, summary, entry, source, record);
         } else {
             reevaluate(identity, source, record);
@@ -216,8 +220,9 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     }
 
     /**
-     * Whether the verified entry simply extends its active device's eligible branch: it names the
-     * head, nothing else of the device sits at its sequence and nothing waits after it.
+     * Whether the verified entry, not stored yet, simply extends its active device's eligible
+     * branch: it names the head, nothing of the device is stored at its sequence and nothing
+     * waits after it.
      */
     private boolean extendsEligibleHead(String identity, IdentitySummary.Device device, Entry entry) {
         if (device.status() != DeviceAuthority.Status.ACTIVE) {
@@ -225,18 +230,17 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         }
         Head head = device.head();
         if (head == null) {
-            return entry.sequence() == 0 && StoreScans.count(entries, Stores.device(identity, entry.deviceId()), 2) == 1;
+            return entry.sequence() == 0 && StoreScans.count(entries, Stores.device(identity, entry.deviceId()), 1) == 0;
         }
         return entry.sequence() == head.deviceSequence() + 1 && entry.sequence() != 0
                 && head.entryHash().equals(entry.body().previousEntryHash())
-                && StoreScans.count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence()), 2) == 1
+                && StoreScans.count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence()), 1) == 0
                 && StoreScans.count(entries, Stores.deviceSequence(identity, entry.deviceId(), entry.sequence() + 1), 1) == 0;
     }
 
     private void applyHotPath(String identity, IdentitySummary summary, Entry entry, Source source, Record<String, byte[]> record) {
         metrics.hotPath.record();
         identities.put(Stores.identity(identity), summary.advance(entry.deviceId(), Head.of(entry), entry.body().operationLevel()).encode());
-        eligible.put(Stores.entryHash(identity, entry), Stores.EMPTY);
         Operation operation = entry.body().operation();
         if (operation.isSingletonCandidate()) {
             String path = operation.path();
@@ -318,7 +322,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         for (String path : paths) {
             emitIfChanged(identity, path, before.get(path), after.get(path), record);
         }
-        reconcileArchive(identity, eligibleNow, sources, trigger, record);
+        reconcileArchive(identity, eligibleNow, stored, trigger, record);
         for (Rejection row : state.rejected()) {
             emitRejection(identity, row, sources.getOrDefault(row.entryHash(), trigger), record);
         }
@@ -343,33 +347,31 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
      * eligible. An entry eligible again after a fork switch is not archived twice: the archive
      * holds one operation per entry ever eligible.
      */
-    private void reconcileArchive(String identity, List<Entry> eligibleNow, Map<Hash, Source> sources, Source trigger, Record<String, byte[]> record) {
-        Map<Bytes, byte[]> archived = new LinkedHashMap<>(); // in key order, so Compacts come out in a stable order
-        StoreScans.forEach(eligible, Stores.identity(identity), archived::put);
+    private void reconcileArchive(String identity, List<Entry> eligibleNow, StoredIdentity stored, Source trigger, Record<String, byte[]> record) {
+        // Every entry ever archived → whether it counts as eligible now; in key order, so Compacts come out in a stable order.
+        Map<Bytes, Boolean> archived = new TreeMap<>();
+        stored.archivedOnArrival().forEach(key -> archived.put(key, true));
+        StoreScans.forEach(eligible, Stores.identity(identity), (key, marker) -> archived.put(key, Stores.isEligibleNow(marker)));
         for (Entry e : eligibleNow) {
             Bytes key = Stores.entryHash(identity, e);
-            byte[] was = archived.remove(key);
-            if (was == null) {
+            Boolean wasEligible = archived.remove(key);
+            if (wasEligible == null) {
                 eligible.put(key, Stores.EMPTY);
-                emitArchive(identity, e, sources.getOrDefault(e.hash(), trigger), record);
-            } else if (!Stores.isEligibleNow(was)) {
+                emitArchive(identity, e, stored.sources().getOrDefault(e.hash(), trigger), record);
+            } else if (!wasEligible) {
                 eligible.put(key, Stores.EMPTY);
             }
         }
-        List<Bytes> dropped = new ArrayList<>();
-        archived.forEach((k, v) -> {
-            if (Stores.isEligibleNow(v)) {
-                dropped.add(k);
+        archived.forEach((key, wasEligible) -> {
+            if (wasEligible) {
+                eligible.put(key, Stores.NO_LONGER_ELIGIBLE);
+                Entry forgotten = findEntry(key);
+                if (forgotten != null) {
+                    forget(new ArchiveOperation.Compact(identity, forgotten, ArchiveOperation.Cause.FORK_SWITCH), null,
+                            "no longer eligible: its branch lost, or a revocation cut it off", record);
+                }
             }
         });
-        for (Bytes key : dropped) {
-            eligible.put(key, Stores.NO_LONGER_ELIGIBLE);
-            Entry forgotten = findEntry(key);
-            if (forgotten != null) {
-                forget(new ArchiveOperation.Compact(identity, forgotten, ArchiveOperation.Cause.FORK_SWITCH), null,
-                        "no longer eligible: its branch lost, or a revocation cut it off", record);
-            }
-        }
     }
 
     /** The stored entry an eligible key (identity, device, sequence, hash) names. */

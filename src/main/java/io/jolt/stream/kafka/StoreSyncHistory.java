@@ -6,21 +6,20 @@ import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Head;
+import io.jolt.stream.protocol.PublicKey;
 import io.jolt.stream.protocol.sync.SyncHistory;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * An identity's verified history read from the state stores for the sync responder: the summary
- * gives the devices' heads and the required level, the eligible store's keys are the branches in
- * sequence order, so a page is a range scan from the cursor and costs what the page holds.
+ * gives the devices' heads and the required level, the entries store's keys are the devices'
+ * entries in sequence order, so a page is a range scan from the cursor and costs what the page
+ * holds (plus what is stored there and not eligible: held entries, bounded, and rejected copies).
  */
 final class StoreSyncHistory implements SyncHistory {
     private final String identity;
@@ -86,35 +85,57 @@ final class StoreSyncHistory implements SyncHistory {
 
     @Override
     public List<Entry> entries(String deviceId, long fromSequence, int max) {
-        Bytes device = Stores.device(identity, deviceId);
-        Bytes from = Stores.deviceSequence(identity, deviceId, fromSequence);
         List<Entry> out = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = eligible.range(from, Bytes.increment(device))) {
+        Bytes from = Stores.deviceSequence(identity, deviceId, fromSequence);
+        try (KeyValueIterator<Bytes, byte[]> it = entries.range(from, Bytes.increment(Stores.device(identity, deviceId)))) {
+            List<StoredEntry> copies = new ArrayList<>(1); // of one entry (its signatures): adjacent in key order
             while (it.hasNext() && out.size() < max) {
-                KeyValue<Bytes, byte[]> next = it.next();
-                byte[] key = next.key.get();
-                byte[] prefix = device.get();
-                if (key.length < prefix.length + 8 + Hash.LENGTH || !Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
-                    break;
+                StoredEntry next = StoredEntry.decode(it.next().value);
+                if (!copies.isEmpty() && !copies.get(0).entry().hash().equals(next.entry().hash())) {
+                    servedIfEligible(deviceId, copies).ifPresent(out::add);
+                    copies.clear();
                 }
-                if (!Stores.isEligibleNow(next.value)) {
-                    continue; // archived once, off the chosen branch since
-                }
-                long sequence = java.nio.ByteBuffer.wrap(key, prefix.length, 8).getLong();
-                Hash hash = Hash.of(Arrays.copyOfRange(key, prefix.length + 8, prefix.length + 8 + Hash.LENGTH));
-                out.add(entry(deviceId, sequence, hash));
+                copies.add(next);
+            }
+            if (!copies.isEmpty() && out.size() < max) {
+                servedIfEligible(deviceId, copies).ifPresent(out::add);
             }
         }
         return out;
     }
 
-    /** The stored entry with this hash; of two copies (signatures) the lesser, which sorts first. */
-    private Entry entry(String deviceId, long sequence, Hash hash) {
-        try (KeyValueIterator<Bytes, byte[]> it = entries.prefixScan(Stores.entryHash(identity, deviceId, sequence, hash), new BytesSerializer())) {
-            if (!it.hasNext()) {
-                throw new IllegalStateException("eligible entry " + hash + " of " + identity + " is not stored");
-            }
-            return StoredEntry.decode(it.next().value).entry();
+    /** The copy to serve of an entry eligible now; empty when it is not (held, rejected, or off the chosen branch since). */
+    private Optional<Entry> servedIfEligible(String deviceId, List<StoredEntry> copies) {
+        Entry any = copies.get(0).entry();
+        boolean archivedOnArrival = copies.stream().anyMatch(StoredEntry::archivedOnArrival);
+        if (!Stores.eligibleNow(eligible.get(Stores.entryHash(identity, any)), archivedOnArrival)) {
+            return Optional.empty();
         }
+        return Optional.of(served(deviceId, copies));
+    }
+
+    /** A stored eligible entry (the head of its branch). */
+    private Entry entry(String deviceId, long sequence, Hash hash) {
+        List<StoredEntry> copies = new ArrayList<>(1);
+        StoreScans.forEach(entries, Stores.entryHash(identity, deviceId, sequence, hash), (k, v) -> copies.add(StoredEntry.decode(v)));
+        if (copies.isEmpty()) {
+            throw new IllegalStateException("eligible entry " + hash + " of " + identity + " is not stored");
+        }
+        return served(deviceId, copies);
+    }
+
+    /**
+     * Of an eligible entry's stored copies, the one to serve: the only one, or else the first in
+     * key order whose signature verifies (a forged copy of an eligible body is stored too, and
+     * may sort first). The process remembers verified signatures, so this rarely costs a verify.
+     */
+    private Entry served(String deviceId, List<StoredEntry> copies) {
+        if (copies.size() == 1) {
+            return copies.get(0).entry();
+        }
+        Optional<PublicKey> key = summary.device(deviceId).flatMap(d -> PublicKey.parse(d.publicKey()));
+        return copies.stream().map(StoredEntry::entry).filter(e -> key.isPresent() && e.signatureVerifies(key.get())).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no stored copy of eligible entry " + copies.get(0).entry().hash()
+                        + " of " + identity + " verifies"));
     }
 }

@@ -28,9 +28,12 @@ final class Stores {
     /** (identity, path, created_at, sequence, device, hash) → EntryW of an eligible append record, in enumeration order */
     static final String APPENDS = "jolt-appends";
     /**
-     * (identity, device, sequence, hash) → entries sent to the bolt: empty while eligible,
-     * {@link #NO_LONGER_ELIGIBLE} after a fork switch took them off the chosen branch (kept, so
-     * that an entry eligible again is not archived twice).
+     * (identity, device, sequence, hash) → the archive marker of an entry sent to the bolt: empty
+     * while eligible, {@link #NO_LONGER_ELIGIBLE} after a fork switch or revocation took it off
+     * the chosen branch (kept, so that an entry eligible again is not archived twice). The hot
+     * path writes no marker: its entries carry {@link StoredEntry#archivedOnArrival()}, which
+     * counts as "archived, eligible now" until a re-evaluation writes a marker; see
+     * {@link #eligibleNow}.
      */
     static final String ELIGIBLE = "jolt-eligible";
     /** (identity, kind, ...) → (empty): diagnostics already emitted, so re-evaluations do not repeat them */
@@ -121,6 +124,11 @@ final class Stores {
 
     static boolean isEligibleNow(byte[] eligibleValue) {
         return eligibleValue.length == 0;
+    }
+
+    /** Whether an entry counts as archived and eligible now: its marker when it has one, else whether the hot path archived it. */
+    static boolean eligibleNow(byte[] marker, boolean archivedOnArrival) {
+        return marker != null ? isEligibleNow(marker) : archivedOnArrival;
     }
 
     static Bytes rejection(String identity, Hash hash, RejectionReason reason) {

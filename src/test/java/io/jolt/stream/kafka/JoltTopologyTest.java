@@ -57,6 +57,12 @@ public class JoltTopologyTest {
     }
 
     static Outputs run(List<VectorRecords> records, io.jolt.stream.kafka.serde.SchemaRegistry registry, LiveForgetting forgetting) {
+        return run(records, registry, forgetting, driver -> { });
+    }
+
+    /** Runs the records, then lets {@code inspect} read the driver's state stores before it closes. */
+    static Outputs run(List<VectorRecords> records, io.jolt.stream.kafka.serde.SchemaRegistry registry, LiveForgetting forgetting,
+            java.util.function.Consumer<TopologyTestDriver> inspect) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "jolt-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -77,6 +83,7 @@ public class JoltTopologyTest {
                     new ConfluentAvroSerde<RejectedRecord>(registry, RejectedRecord.getClassSchema())).readValuesToList();
             List<io.jolt.stream.avro.Compaction> compactions = driver.createOutputTopic(Topics.COMPACTIONS, Serdes.String().deserializer(),
                     new ConfluentAvroSerde<io.jolt.stream.avro.Compaction>(registry, io.jolt.stream.avro.Compaction.getClassSchema())).readValuesToList();
+            inspect.accept(driver);
             return new Outputs(table, rejected, archive, compactions);
         }
     }
