@@ -250,13 +250,19 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             // The device's previous candidate on this path and every observed head are superseded.
             Set<Hash> superseded = new HashSet<>(entry.body().observedHeads());
             List<Entry> next = new ArrayList<>(active.size() + 1);
+            Set<Hash> activeHashes = new HashSet<>();
             for (Entry head : active) {
+                activeHashes.add(head.hash());
                 if (!head.deviceId().equals(entry.deviceId()) && !superseded.contains(head.hash())) {
                     next.add(head);
                 }
             }
             for (Hash h : entry.body().observedHeads()) {
-                observed.put(Stores.pathHash(identity, path, h), Stores.EMPTY);
+                // A mark is read when the entry it names arrives on the hot path. An active head is stored already,
+                // and a copy of a stored entry never takes the hot path: a mark for it would never be read.
+                if (!activeHashes.contains(h)) {
+                    observed.put(Stores.pathHash(identity, path, h), Stores.EMPTY);
+                }
             }
             if (observed.get(Stores.pathHash(identity, path, entry.hash())) == null) {
                 next.add(entry);

@@ -23,7 +23,11 @@ final class Stores {
      * never a scan over the deletions of superseded heads.
      */
     static final String HEADS = "jolt-heads";
-    /** (identity, path, hash) → (empty): hashes observed by eligible candidates of the path */
+    /**
+     * (identity, path, hash) → (empty): hashes observed by eligible candidates of the path, so
+     * that an entry arriving after one observed it is not made an active head. A re-evaluation
+     * writes every observed hash; the hot path skips those of active heads (stored already).
+     */
     static final String OBSERVED = "jolt-observed";
     /** (identity, path, created_at, sequence, device, hash) → EntryW of an eligible append record, in enumeration order */
     static final String APPENDS = "jolt-appends";
