@@ -27,7 +27,10 @@ class CompactionProperties {
         CompactedHistory.Plan plan = CompactedHistory.NONE.plan(whole, EVERYTHING);
         MergedState remaining = IdentityAssembler.assemble(h.identity, h.authority, h.without(plan.forgotten()), plan.next());
         Statistics.label("forgotten").collect(plan.forgotten().isEmpty() ? "nothing" : "some");
-        Statistics.label("forgotten").coverage(c -> c.check("some").percentage(p -> p > 15));
+        // About 20% of generated histories forget something; with 300 tries the share's standard
+        // deviation is 2.3 points, so 8% fails only when generation really stopped producing them
+        // (15% failed in CI once by chance).
+        Statistics.label("forgotten").coverage(c -> c.check("some").percentage(p -> p > 8));
 
         assertThat(remaining.singletons()).isEqualTo(whole.singletons());
         assertThat(remaining.appends()).isEqualTo(whole.appends());
