@@ -1,8 +1,7 @@
 package io.jolt.stream.cli;
 
+import io.jolt.stream.kafka.StreamThreadsCpu;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -14,7 +13,7 @@ import java.util.Optional;
 record CpuUse(long wallNanos, long serviceNanos, long streamThreadNanos, long jitMillis, Optional<Long> brokerNanos) {
 
     static CpuUse now(Optional<ProcessHandle> broker) {
-        return new CpuUse(System.nanoTime(), processCpuNanos(), streamThreadCpuNanos(), jitMillisSoFar(),
+        return new CpuUse(System.nanoTime(), processCpuNanos(), StreamThreadsCpu.nanosSoFar(), jitMillisSoFar(),
                 broker.flatMap(b -> b.info().totalCpuDuration()).map(Duration::toNanos));
     }
 
@@ -44,20 +43,5 @@ record CpuUse(long wallNanos, long serviceNanos, long streamThreadNanos, long ji
             return os.getProcessCpuTime();
         }
         return 0;
-    }
-
-    /** The threads Kafka Streams names {@code <client id>-StreamThread-<n>}; their producers' network threads are not counted. */
-    private static long streamThreadCpuNanos() {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        if (!threads.isThreadCpuTimeSupported()) {
-            return 0;
-        }
-        long sum = 0;
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && info.getThreadName().matches(".*-StreamThread-\\d+")) {
-                sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
-            }
-        }
-        return sum;
     }
 }

@@ -12,6 +12,7 @@ import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -30,12 +31,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RealKafka.class)
 class LargeIdentityIT {
     static final int ENTRIES = 100_000;
+    /**
+     * Costs are measured in this many rounds and the least is kept: on a shared machine noise
+     * only ever adds.
+     */
+    static final int ROUNDS = 5;
 
     /** A fresh identity: its Authorize (sent and processed first) and {@code count} signed entries. */
     record Fresh(String id, List<ProducerRecord<String, byte[]>> entries) {}
 
-    static Fresh fresh(StreamHarness harness, InMemorySchemaRegistry registry, int count) throws Exception {
-        TestIdentity fresh = TestIdentity.named("fresh");
+    static Fresh fresh(StreamHarness harness, InMemorySchemaRegistry registry, String name, int count) throws Exception {
+        TestIdentity fresh = TestIdentity.named(name);
         var authoritySerde = new ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());
         var entrySerde = new ConfluentAvroSerde<io.jolt.stream.avro.DeviceWriterEntry>(registry, io.jolt.stream.avro.DeviceWriterEntry.getClassSchema());
         harness.produceRaw(List.of(new ProducerRecord<>(Topics.AUTHORITY, fresh.id(),
@@ -55,7 +61,8 @@ class LargeIdentityIT {
         IdentityQueries queries = new IdentityQueries(streams);
         double[] out = new double[2];
         String[] ids = {big, small};
-        for (int round = 0; round < 2; round++) {
+        Arrays.fill(out, Double.MAX_VALUE);
+        for (int round = 0; round < ROUNDS; round++) {
             for (int i = 0; i < ids.length; i++) {
                 var request = new io.jolt.stream.protocol.sync.SyncRequest(ids[i], 3, 2, List.of(), List.of(), List.of());
                 long t0 = System.nanoTime();
@@ -65,7 +72,7 @@ class LargeIdentityIT {
                             io.jolt.stream.protocol.sync.SyncResponder.Limits.DEFAULT);
                     assertThat(answer.response().deviceLogs().get(0)).hasSize(256);
                 }
-                out[i] = (System.nanoTime() - t0) / 1e3 / pages; // the second round (warm) is kept
+                out[i] = Math.min(out[i], (System.nanoTime() - t0) / 1e3 / pages);
             }
         }
         return out;
@@ -96,8 +103,8 @@ class LargeIdentityIT {
         long started;
         long processed;
         double[] pageCosts;
-        double bigCost;
-        double freshCost;
+        List<Cost> bigCosts = new ArrayList<>();
+        List<Cost> freshCosts = new ArrayList<>();
         Map<String, Double> counters = new TreeMap<>();
         try (var service = harness.start(config, registry)) {
             // The Authorize first: entries arriving before it would wait as unknown_device and be
@@ -108,21 +115,25 @@ class LargeIdentityIT {
             harness.produceRaw(input.subList(1, input.size()));
             harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(5));
             processed = System.nanoTime();
-            // Per-entry cost: 3,000 more entries on the 100,000-entry identity versus 3,000 on a fresh one.
-            List<ProducerRecord<String, byte[]>> onBig = new ArrayList<>();
-            for (int i = 0; i < more; i++) {
-                last = device.set("/profile/" + (i % 50), "more " + i);
-                onBig.add(new ProducerRecord<>(Topics.ENTRIES, big.id(), entrySerde.serialize(Topics.ENTRIES, AvroRecords.entry(last))));
+            // Per-entry cost: 3,000 more entries on the 100,000-entry identity versus 3,000 on a
+            // fresh one, in rounds that alternate which goes first.
+            Fresh fresh = null;
+            for (int round = 0; round < ROUNDS; round++) {
+                List<ProducerRecord<String, byte[]>> onBig = new ArrayList<>();
+                for (int i = 0; i < more; i++) {
+                    int n = round * more + i;
+                    last = device.set("/profile/" + (n % 50), "more " + n);
+                    onBig.add(new ProducerRecord<>(Topics.ENTRIES, big.id(), entrySerde.serialize(Topics.ENTRIES, AvroRecords.entry(last))));
+                }
+                fresh = fresh(harness, registry, "fresh-" + round, more);
+                if (round % 2 == 0) {
+                    bigCosts.add(Cost.of(harness, onBig));
+                    freshCosts.add(Cost.of(harness, fresh.entries()));
+                } else {
+                    freshCosts.add(Cost.of(harness, fresh.entries()));
+                    bigCosts.add(Cost.of(harness, onBig));
+                }
             }
-            Fresh fresh = fresh(harness, registry, more);
-            long t0 = System.nanoTime();
-            harness.produceRaw(onBig);
-            harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(2));
-            bigCost = (System.nanoTime() - t0) / 1e3 / more;
-            long t1 = System.nanoTime();
-            harness.produceRaw(fresh.entries());
-            harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(2));
-            freshCost = (System.nanoTime() - t1) / 1e3 / more;
             pageCosts = measureSyncPages(service.streams(), big.id(), fresh.id());
             for (Map.Entry<MetricName, ? extends Metric> m : service.streams().metrics().entrySet()) {
                 if (m.getKey().group().equals(ProcessorMetrics.GROUP)) {
@@ -131,18 +142,44 @@ class LargeIdentityIT {
             }
         }
         System.out.printf("100,000 entries of one identity: %.1f s end to end, %s%n", (processed - started) / 1e9, counters);
-        System.out.printf("per entry: %.0f us on a fresh identity, %.0f us on the 100,000-entry identity (ratio fresh/big %.2f)%n",
-                freshCost, bigCost, freshCost / bigCost);
-        System.out.printf("sync page of 256 entries: %.0f us for the 100,000-entry identity, %.0f us for a 3,000-entry identity (ratio %.2f)%n",
-                pageCosts[0], pageCosts[1], pageCosts[0] / pageCosts[1]);
-        assertThat(counters.get("hot-path-total")).isEqualTo((double) ENTRIES + 2 * more);
-        assertThat(counters.get("reevaluations-total")).as("only the two Authorize records re-evaluate").isEqualTo(2.0);
+        double freshCost = Cost.leastCpu(freshCosts);
+        double bigCost = Cost.leastCpu(bigCosts);
+        System.out.printf("per entry, stream threads' CPU (least of %d rounds): %.0f us on a fresh identity, %.0f us on the 100,000-entry identity (ratio fresh/big %.2f)%n",
+                ROUNDS, freshCost, bigCost, freshCost / bigCost);
+        System.out.printf("  rounds (CPU / wall-clock to committed, us per entry): fresh %s, big %s%n", freshCosts, bigCosts);
+        System.out.printf("sync page of 256 entries (least of %d rounds): %.0f us for the 100,000-entry identity, %.0f us for a 3,000-entry identity (ratio %.2f)%n",
+                ROUNDS, pageCosts[0], pageCosts[1], pageCosts[0] / pageCosts[1]);
+        assertThat(counters.get("hot-path-total")).isEqualTo((double) ENTRIES + 2 * more * ROUNDS);
+        assertThat(counters.get("reevaluations-total")).as("only the Authorize records re-evaluate").isEqualTo(1.0 + ROUNDS);
 
         List<StateChange> state = harness.readAll(Topics.STATE, new ByteArrayDeserializer(),
                 new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema())).stream().map(r -> r.value()).toList();
         Map<String, StateChange> latest = new TreeMap<>();
         state.stream().filter(s -> s.getIdentity().equals(big.id())).forEach(s -> latest.put(s.getPath(), s));
         assertThat(latest).hasSize(50);
-        assertThat(latest.get("/profile/" + ((more - 1) % 50)).getHead().getDeviceSequence()).isEqualTo(last.sequence());
+        assertThat(latest.get("/profile/" + ((more * ROUNDS - 1) % 50)).getHead().getDeviceSequence()).isEqualTo(last.sequence());
+    }
+
+    /**
+     * Microseconds per entry of one batch: the stream threads' CPU, which is the work, and the
+     * wall-clock until committed, which for a few thousand entries is mostly the commit interval.
+     */
+    record Cost(double cpu, double wall) {
+        static Cost of(StreamHarness harness, List<ProducerRecord<String, byte[]>> entries) throws Exception {
+            long cpu0 = StreamThreadsCpu.nanosSoFar();
+            long t0 = System.nanoTime();
+            harness.produceRaw(entries);
+            harness.awaitProcessed("jolt-it-large", Duration.ofMinutes(2));
+            return new Cost((StreamThreadsCpu.nanosSoFar() - cpu0) / 1e3 / entries.size(), (System.nanoTime() - t0) / 1e3 / entries.size());
+        }
+
+        static double leastCpu(List<Cost> costs) {
+            return costs.stream().mapToDouble(Cost::cpu).min().orElseThrow();
+        }
+
+        @Override
+        public String toString() {
+            return Math.round(cpu) + "/" + Math.round(wall);
+        }
     }
 }
