@@ -1,5 +1,7 @@
 package io.jolt.stream.api;
 
+import io.jolt.stream.protocol.json.JsonOut;
+
 /**
  * Every error of the HTTP API has this shape: {@code {"error": {"code": ..., "message": ...}}},
  * one stable code per distinction (RFC-0008 §12: tombstoned is not missing, a non-canonical
@@ -33,15 +35,37 @@ public final class ApiError extends RuntimeException {
     }
 
     final Code code;
-    final Object details;
+    /** The fields of the error's {@code details} object, or null for none. */
+    final JsonOut.Body details;
 
     public ApiError(Code code, String message) {
         this(code, message, null);
     }
 
-    public ApiError(Code code, String message, Object details) {
+    public ApiError(Code code, String message, JsonOut.Body details) {
         super(message, null, false, false);
         this.code = code;
         this.details = details;
+    }
+
+    /** The API's one error shape. */
+    static String body(String code, String message, JsonOut.Body details) {
+        return JsonOut.generate(g -> {
+            g.writeStartObject();
+            g.writeObjectFieldStart("error");
+            g.writeStringField("code", code);
+            g.writeStringField("message", message);
+            if (details != null) {
+                g.writeObjectFieldStart("details");
+                details.write(g);
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+        });
+    }
+
+    String body() {
+        return body(code.wireName(), getMessage(), details);
     }
 }

@@ -1,5 +1,7 @@
 package io.jolt.stream.api;
 
+import io.jolt.stream.archive.KafkaBolt;
+import io.jolt.stream.avro.CompactionCause;
 import io.jolt.stream.avro.RejectionKind;
 import io.jolt.stream.kafka.ProcessorMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -26,6 +28,19 @@ final class JoltMeters {
         for (RejectionKind kind : RejectionKind.values()) {
             counter(registry, streams, "jolt.rejected", ProcessorMetrics.REJECTED, kind.name().toLowerCase(Locale.ROOT), "records written to jolt.rejected.v1");
         }
+        for (CompactionCause cause : CompactionCause.values()) {
+            counter(registry, streams, "jolt.compacted", ProcessorMetrics.COMPACTED, cause.name().toLowerCase(Locale.ROOT),
+                    "entries the live side forgot, reported on jolt.compactions.v1");
+        }
+    }
+
+    /** The bolt's own counts: what it kept, lost (each named on jolt.archive.losses.v1) and wrote without its durability promise. */
+    static void bindBolt(MeterRegistry registry, KafkaBolt bolt) {
+        FunctionCounter.builder("jolt.archive.written", bolt, KafkaBolt::written).description("archive operations the bolt kept").register(registry);
+        FunctionCounter.builder("jolt.archive.lost", bolt, KafkaBolt::lost)
+                .description("archive operations the bolt lost (named on jolt.archive.losses.v1)").register(registry);
+        FunctionCounter.builder("jolt.archive.degraded", bolt, KafkaBolt::degraded)
+                .description("archive writes that landed with degraded durability").register(registry);
     }
 
     private static void counter(MeterRegistry registry, KafkaStreams streams, String meter, String metric, String reason, String description) {

@@ -1,5 +1,6 @@
 package io.jolt.stream.api;
 
+import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.RecordIngest;
@@ -18,12 +19,12 @@ public final class JoltNode implements AutoCloseable {
     public static final String HTTP_HOST = "jolt.http.host";
     public static final String HTTP_PORT = "jolt.http.port";
 
-    private final JoltService service;
+    private final JoltService<KafkaBolt> service;
     private final RecordIngest ingest;
     private final HttpApi api;
     private final HostInfo self;
 
-    private JoltNode(JoltService service, RecordIngest ingest, HttpApi api, HostInfo self) {
+    private JoltNode(JoltService<KafkaBolt> service, RecordIngest ingest, HttpApi api, HostInfo self) {
         this.service = service;
         this.ingest = ingest;
         this.api = api;
@@ -42,16 +43,10 @@ public final class JoltNode implements AutoCloseable {
         HostInfo self = new HostInfo(host, port);
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
-        JoltService service = JoltService.start(withServer, registry);
+        JoltService<KafkaBolt> service = JoltService.start(withServer, registry, new KafkaBolt(withServer.adminProperties(), registry));
         RecordIngest ingest = new RecordIngest(withServer.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), registry);
         HttpApi api = HttpApi.start(host, port, service.streams(), ingest, self);
-        var bolt = service.bolt();
-        io.micrometer.core.instrument.FunctionCounter.builder("jolt.archive.written", bolt, b -> b.written())
-                .description("archive operations the bolt kept").register(api.metrics());
-        io.micrometer.core.instrument.FunctionCounter.builder("jolt.archive.lost", bolt, b -> b.lost())
-                .description("archive operations the bolt lost (named on jolt.archive.losses.v1)").register(api.metrics());
-        io.micrometer.core.instrument.FunctionCounter.builder("jolt.archive.degraded", bolt, b -> b.degraded())
-                .description("archive writes that landed with degraded durability").register(api.metrics());
+        JoltMeters.bindBolt(api.metrics(), service.bolt());
         return new JoltNode(service, ingest, api, self);
     }
 
@@ -60,7 +55,7 @@ public final class JoltNode implements AutoCloseable {
         return this;
     }
 
-    public JoltService service() {
+    public JoltService<KafkaBolt> service() {
         return service;
     }
 

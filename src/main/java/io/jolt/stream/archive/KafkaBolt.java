@@ -3,6 +3,7 @@ package io.jolt.stream.archive;
 import io.jolt.stream.avro.ArchiveLoss;
 import io.jolt.stream.avro.ArchiveLossKind;
 import io.jolt.stream.avro.ArchiveRecord;
+import io.jolt.stream.kafka.Bolt;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
@@ -36,8 +37,7 @@ import org.slf4j.LoggerFactory;
  * behind ({@code NotEnoughReplicasAfterAppend}) is reported the same way without a second write.
  * Only what neither write could keep is {@code LOST}.
  */
-public final class KafkaBolt implements Bolt, AutoCloseable {
-    public static final String LOSSES = "jolt.archive.losses.v1";
+public final class KafkaBolt implements Bolt {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBolt.class);
 
     /** Attempts of the durable write before the leader-only one: bounded so that a missing promise surfaces in seconds. */
@@ -73,7 +73,7 @@ public final class KafkaBolt implements Bolt, AutoCloseable {
         this.archive = new ConfluentAvroSerde<>(registry, ArchiveRecord.getClassSchema());
         this.losses = new ConfluentAvroSerde<>(registry, ArchiveLoss.getClassSchema());
         // Learn both topics now, so that the first append and the first loss report do not wait for metadata.
-        for (String topic : new String[] {Topics.ARCHIVE, LOSSES}) {
+        for (String topic : new String[] {Topics.ARCHIVE, Topics.ARCHIVE_LOSSES}) {
             try {
                 producer.partitionsFor(topic);
             } catch (RuntimeException e) {
@@ -130,7 +130,7 @@ public final class KafkaBolt implements Bolt, AutoCloseable {
         ArchiveLoss loss = new ArchiveLoss(kind, operation.getKind(), operation.getIdentity(), operation.getDeviceId(),
                 operation.getDeviceSequence(), operation.getEntryHash(), operation.getSourceTopic(), operation.getSourcePartition(),
                 operation.getSourceOffset(), error.toString());
-        sendReport(operation, new ProducerRecord<>(LOSSES, operation.getIdentity(), losses.serialize(LOSSES, loss)), 3);
+        sendReport(operation, new ProducerRecord<>(Topics.ARCHIVE_LOSSES, operation.getIdentity(), losses.serialize(Topics.ARCHIVE_LOSSES, loss)), 3);
     }
 
     /** A loss report is retried a few times; when it fails too, the log line above is what remains. */

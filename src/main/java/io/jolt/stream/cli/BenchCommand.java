@@ -1,5 +1,7 @@
 package io.jolt.stream.cli;
 
+import io.jolt.stream.kafka.TopicSchemas;
+import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.RecordIngest;
@@ -90,7 +92,7 @@ final class BenchCommand implements Callable<Integer> {
             try (Admin admin = Admin.create(config.adminProperties())) {
                 TopicGuard.ensure(admin, Topics.load(partitions, null));
             }
-            InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+            InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
             long records;
             long warmUpRecords = 0;
             long t0 = System.nanoTime();
@@ -110,7 +112,8 @@ final class BenchCommand implements Callable<Integer> {
             CpuUse.Cores cores;
             long t1 = System.nanoTime();
             double warmUpSeconds = 0;
-            try (JoltService service = JoltService.start(config, registry); TopicReader reader = new TopicReader(bootstrap)) {
+            try (JoltService<KafkaBolt> service = JoltService.start(config, registry, new KafkaBolt(config.adminProperties(), registry));
+                    TopicReader reader = new TopicReader(bootstrap)) {
                 if (warmUpRecords > 0) {
                     LocalRuns.awaitProcessed(reader, applicationId, 0, warmUpRecords, "warming up", err);
                     warmUpSeconds = (System.nanoTime() - t1) / 1e9;
@@ -164,7 +167,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The processor's counters, summed over tasks (a reason tag kept in the name). */
-    private static Map<String, Double> processorCounters(JoltService service) {
+    private static Map<String, Double> processorCounters(JoltService<?> service) {
         Map<String, Double> counters = new java.util.TreeMap<>();
         service.streams().metrics().forEach((name, metric) -> {
             if (name.group().equals(io.jolt.stream.kafka.ProcessorMetrics.GROUP)) {

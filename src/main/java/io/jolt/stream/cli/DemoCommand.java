@@ -1,5 +1,6 @@
 package io.jolt.stream.cli;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jolt.stream.api.JoltNode;
@@ -99,7 +100,7 @@ final class DemoCommand implements Callable<Integer> {
             Path stateDir = Files.createDirectories(LocalBroker.home().resolve("target/demo-state").resolve(applicationId));
             JoltConfig config = LocalRuns.config(bootstrap, applicationId, stateDir, partitions, null)
                     .with(JoltNode.HTTP_PORT, String.valueOf(httpPort));
-            InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+            InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
             node = JoltNode.start(config, registry).awaitRunning(Duration.ofSeconds(120));
             JoltNode started = node;
             LocalBroker startedBroker = broker;

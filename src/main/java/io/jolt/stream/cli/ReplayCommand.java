@@ -1,7 +1,7 @@
 package io.jolt.stream.cli;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.archive.replay.ArchiveReplay;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
@@ -48,7 +48,7 @@ final class ReplayCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--identity is required for --mode " + mode);
         }
         PrintWriter out = spec.commandLine().getOut();
-        List<ArchiveReplay.Archived> archived = new ArchiveReplay(bootstrap, InMemorySchemaRegistry.seeded()).read(identity, untilOffset, untilTime);
+        List<ArchiveReplay.Archived> archived = new ArchiveReplay(bootstrap, TopicSchemas.seededRegistry()).read(identity, untilOffset, untilTime);
         switch (mode) {
             case history -> archived.stream()
                     .filter(a -> path == null || a.entry().body().operation().path().equals(path))

@@ -2,6 +2,7 @@ package io.jolt.stream.cli;
 
 import io.jolt.stream.api.JoltNode;
 import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.serde.SchemaRegistries;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -27,7 +28,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         JoltConfig joltConfig = JoltConfig.load(config, System.getenv());
         CountDownLatch stopped = new CountDownLatch(1);
-        JoltNode node = JoltNode.start(joltConfig, SchemaRegistries.from(joltConfig));
+        JoltNode node = JoltNode.start(joltConfig, SchemaRegistries.from(joltConfig::get).orElseGet(TopicSchemas::seededRegistry));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             node.close();
             stopped.countDown();

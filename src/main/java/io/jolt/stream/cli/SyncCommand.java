@@ -1,7 +1,7 @@
 package io.jolt.stream.cli;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.RecordIngest;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.DecodeException;
 import io.jolt.stream.protocol.Entry;
@@ -107,7 +107,7 @@ final class SyncCommand implements Callable<Integer> {
             writeJsonLines(out, session.authority(), session.entries());
         }
         if (ingest != null) {
-            try (RecordIngest producer = new RecordIngest(ingest, InMemorySchemaRegistry.seeded())) {
+            try (RecordIngest producer = new RecordIngest(ingest, TopicSchemas.seededRegistry())) {
                 session.authority().stream().filter(a -> !authorityBefore.contains(a)).forEach(a -> producer.send(producer.authority(a)));
                 session.entries().stream().filter(e -> !before.contains(e)).forEach(e -> producer.send(producer.entry(e)));
                 producer.flush();

@@ -1,5 +1,6 @@
 package io.jolt.stream.kafka;
 
+import io.jolt.stream.kafka.store.Source;
 import io.jolt.stream.protocol.Entry;
 
 /**

@@ -1,6 +1,5 @@
 package io.jolt.stream.kafka;
 
-import io.jolt.stream.archive.Bolt;
 import io.jolt.stream.avro.ArchiveKind;
 import io.jolt.stream.avro.ArchiveRecord;
 import org.apache.kafka.streams.processor.api.Processor;

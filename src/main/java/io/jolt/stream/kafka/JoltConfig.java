@@ -80,9 +80,9 @@ public final class JoltConfig {
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
         p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(512L << 20));
         p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(256L << 20));
-        p.putIfAbsent(HELD_MAX, String.valueOf(LiveForgetting.DEFAULT.heldMax()));
+        p.putIfAbsent(HELD_MAX, String.valueOf(ForgettingPolicy.DEFAULT.heldMax()));
         p.putIfAbsent(SUPERSEDED_RETENTION_MS, "-1");
-        p.putIfAbsent(SWEEP_INTERVAL_MS, String.valueOf(LiveForgetting.DEFAULT.sweepInterval().toMillis()));
+        p.putIfAbsent(SWEEP_INTERVAL_MS, String.valueOf(ForgettingPolicy.DEFAULT.sweepInterval().toMillis()));
         return new JoltConfig(p);
     }
 
@@ -102,9 +102,9 @@ public final class JoltConfig {
     }
 
     /** What the live side may forget: the held bound and the retention of superseded history. */
-    public LiveForgetting forgetting() {
+    public ForgettingPolicy forgetting() {
         long retention = whole(SUPERSEDED_RETENTION_MS);
-        return new LiveForgetting(whole(HELD_MAX), retention < 0 ? null : java.time.Duration.ofMillis(retention),
+        return new ForgettingPolicy(whole(HELD_MAX), retention < 0 ? null : java.time.Duration.ofMillis(retention),
                 java.time.Duration.ofMillis(whole(SWEEP_INTERVAL_MS)));
     }
 

@@ -1,53 +1,55 @@
 package io.jolt.stream.kafka;
 
-import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.time.Duration;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The running service: checks the topics, then runs the topology under exactly-once. */
-public final class JoltService implements AutoCloseable {
+/**
+ * The running service: checks the topics, then runs the topology under exactly-once, archiving
+ * through the bolt it is given (and closes with it).
+ *
+ * @param <B> the bolt's type, so that whoever wired it in can read its counts
+ */
+public final class JoltService<B extends Bolt> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JoltService.class);
 
     private final KafkaStreams streams;
-    private final KafkaBolt bolt;
+    private final B bolt;
 
-    private JoltService(KafkaStreams streams, KafkaBolt bolt) {
+    private JoltService(KafkaStreams streams, B bolt) {
         this.streams = streams;
         this.bolt = bolt;
     }
 
     /** Creates missing topics, refuses contradicting ones, and starts processing. */
-    public static JoltService start(JoltConfig config, SchemaRegistry registry) {
-        LiveForgetting forgetting = config.forgetting();
+    public static <B extends Bolt> JoltService<B> start(JoltConfig config, SchemaRegistry registry, B bolt) {
         try (Admin admin = Admin.create(config.adminProperties())) {
             TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
         }
-        KafkaBolt bolt = new KafkaBolt(config.adminProperties(), registry);
-        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, forgetting), config.streamsProperties());
+        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, config.forgetting()), config.streamsProperties());
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
-        return new JoltService(streams, bolt);
+        return new JoltService<>(streams, bolt);
     }
 
     public KafkaStreams streams() {
         return streams;
     }
 
-    /** The archive writer: counts of written, lost and degraded archive operations. */
-    public KafkaBolt bolt() {
+    public B bolt() {
         return bolt;
     }
 
     /** Waits until the instance is RUNNING (or throws when it fails or the time is up). */
-    public JoltService awaitRunning(Duration timeout) throws InterruptedException {
+    public JoltService<B> awaitRunning(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (streams.state() != KafkaStreams.State.RUNNING) {
             if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING) {

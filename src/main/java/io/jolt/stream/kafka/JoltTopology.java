@@ -1,6 +1,5 @@
 package io.jolt.stream.kafka;
 
-import io.jolt.stream.archive.Bolt;
 import io.jolt.stream.avro.AuthorityRecord;
 import io.jolt.stream.avro.Compaction;
 import io.jolt.stream.avro.ConflictEvent;
@@ -9,8 +8,13 @@ import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.kafka.store.StoreName;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.common.utils.Bytes;
 
 /**
  * The whole topology, built in one place (ARCHITECTURE.md "Data flow"):
@@ -42,10 +46,10 @@ public final class JoltTopology {
 
     /** The topology with the default bound on held entries. */
     public static Topology build(SchemaRegistry registry, Bolt bolt) {
-        return build(registry, bolt, LiveForgetting.DEFAULT);
+        return build(registry, bolt, ForgettingPolicy.DEFAULT);
     }
 
-    public static Topology build(SchemaRegistry registry, Bolt bolt, LiveForgetting forgetting) {
+    public static Topology build(SchemaRegistry registry, Bolt bolt, ForgettingPolicy forgetting) {
         ConfluentAvroSerde<AuthorityRecord> authority = new ConfluentAvroSerde<>(registry, AuthorityRecord.getClassSchema());
         ConfluentAvroSerde<DeviceWriterEntry> entries = new ConfluentAvroSerde<>(registry, DeviceWriterEntry.getClassSchema());
 
@@ -53,14 +57,10 @@ public final class JoltTopology {
         topology.addSource(AUTHORITY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.AUTHORITY);
         topology.addSource(ENTRIES_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.ENTRIES);
         topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries, forgetting), AUTHORITY_SOURCE, ENTRIES_SOURCE);
-        for (String store : Stores.ALL) {
-            var builder = org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                    org.apache.kafka.streams.state.Stores.persistentKeyValueStore(store), Serdes.Bytes(), Serdes.ByteArray());
-            // The summary, a path's heads and the held count are rewritten by every hot-path entry that touches them:
-            // a cache folds those rewrites into one changelog record per commit. Stores the hot path
-            // reads by prefix scans stay uncached.
-            boolean rewritten = Stores.IDENTITIES.equals(store) || Stores.HEADS.equals(store) || Stores.HELD.equals(store);
-            topology.addStateStore(rewritten ? builder.withCachingEnabled() : builder.withCachingDisabled(), IDENTITY_PROCESSOR);
+        for (StoreName store : StoreName.values()) {
+            StoreBuilder<KeyValueStore<Bytes, byte[]>> builder = Stores.keyValueStoreBuilder(
+                    Stores.persistentKeyValueStore(store.storeName()), Serdes.Bytes(), Serdes.ByteArray());
+            topology.addStateStore(store.cached() ? builder.withCachingEnabled() : builder.withCachingDisabled(), IDENTITY_PROCESSOR);
         }
         topology.addSink(STATE_SINK, Topics.STATE, Serdes.ByteArray().serializer(),
                 new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema()), IDENTITY_PROCESSOR);

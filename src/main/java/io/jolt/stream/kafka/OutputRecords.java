@@ -9,6 +9,8 @@ import io.jolt.stream.avro.PathState;
 import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.avro.RejectionKind;
 import io.jolt.stream.avro.StateChange;
+import io.jolt.stream.kafka.store.Source;
+import io.jolt.stream.kafka.store.StoreKey;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Equivocation;
 import io.jolt.stream.protocol.Hash;
@@ -21,6 +23,11 @@ import java.util.List;
 /** Builds the Avro values of the output topics from protocol values. */
 final class OutputRecords {
     private OutputRecords() {}
+
+    /** The state topic's key: identity and path, each length-prefixed (so one identity's paths are adjacent in a compacted topic). */
+    static byte[] stateKey(String identity, String path) {
+        return StoreKey.of(identity).text(path).toBytes().get();
+    }
 
     static StateChange stateChange(String identity, String path, SingletonState state) {
         if (state == null) {

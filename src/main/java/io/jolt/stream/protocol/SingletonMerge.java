@@ -9,8 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
-/** The singleton merge of one path (PROTOCOL §6, RFC-0008 §8). */
+/**
+ * The singleton merge of one path (PROTOCOL §6, RFC-0008 §8), whole ({@link #merge}) and one
+ * entry at a time ({@link #extend}). Both apply the one supersede rule: a candidate is superseded
+ * by a later candidate of its device on the path and by every candidate that observed it.
+ */
 public final class SingletonMerge {
     private static final Comparator<Entry> HEAD_ORDER = Comparator.comparing(Head::of, Head.ORDER);
 
@@ -26,9 +31,6 @@ public final class SingletonMerge {
 
     /** @param alsoSuperseded hashes superseded by candidates this provider forgot ({@link CompactedHistory}) */
     public static Optional<SingletonState> merge(String path, Collection<Entry> candidates, Set<Hash> alsoSuperseded) {
-        if (candidates.isEmpty()) {
-            return Optional.empty();
-        }
         Set<Hash> superseded = new HashSet<>(alsoSuperseded);
         Map<String, List<Entry>> byDevice = new HashMap<>();
         for (Entry candidate : candidates) {
@@ -48,13 +50,61 @@ public final class SingletonMerge {
                 active.add(candidate);
             }
         }
-        if (active.isEmpty()) {
-            // Only when forgotten history superseded every candidate left: a reorganization below a
-            // floor (see CompactedHistory) that the retained history cannot answer.
+        // Empty when forgotten history superseded every candidate left: a reorganization below a
+        // floor (see CompactedHistory) that the retained history cannot answer.
+        return resolve(path, active);
+    }
+
+    /** The state of a path from its active heads (at most one per device, none superseding another). */
+    public static Optional<SingletonState> resolve(String path, Collection<Entry> activeHeads) {
+        if (activeHeads.isEmpty()) {
             return Optional.empty();
         }
+        List<Entry> active = new ArrayList<>(activeHeads);
         active.sort(HEAD_ORDER);
         Entry current = active.remove(active.size() - 1);
         return Optional.of(new SingletonState(path, current, active));
+    }
+
+    /**
+     * The path's active heads after one more eligible candidate, {@code next}, the successor of
+     * its device's eligible head: it supersedes its device's earlier head and every head it
+     * observed; it is itself superseded, and so not a head, when an eligible candidate of the
+     * path already observed it ({@code observed}).
+     *
+     * @param active the path's active heads before {@code next}
+     * @param observed whether an eligible candidate of the path observed a hash
+     * @return the active heads after {@code next}, and the hashes it observed that are absent from
+     *     the heads before it: an entry arriving later under one of them is superseded already (an
+     *     active head is stored, so it never arrives again and needs no such memory)
+     */
+    public static Extension extend(Collection<Entry> active, Entry next, Predicate<Hash> observed) {
+        Set<Hash> observedByNext = new HashSet<>(next.body().observedHeads());
+        List<Entry> heads = new ArrayList<>(active.size() + 1);
+        Set<Hash> activeHashes = new HashSet<>();
+        for (Entry head : active) {
+            activeHashes.add(head.hash());
+            if (!head.deviceId().equals(next.deviceId()) && !observedByNext.contains(head.hash())) {
+                heads.add(head);
+            }
+        }
+        if (!observed.test(next.hash())) {
+            heads.add(next);
+        }
+        List<Hash> marks = new ArrayList<>();
+        for (Hash h : next.body().observedHeads()) {
+            if (!activeHashes.contains(h)) {
+                marks.add(h);
+            }
+        }
+        return new Extension(heads, marks);
+    }
+
+    /** The result of {@link #extend}. */
+    public record Extension(List<Entry> active, List<Hash> observedAbsent) {
+        public Extension {
+            active = List.copyOf(active);
+            observedAbsent = List.copyOf(observedAbsent);
+        }
     }
 }

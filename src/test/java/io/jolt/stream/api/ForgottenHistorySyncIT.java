@@ -2,10 +2,10 @@ package io.jolt.stream.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Operation;
@@ -49,7 +49,7 @@ class ForgottenHistorySyncIT {
 
         JoltConfig config = harness.config("jolt-it-forgotten", StreamHarness.tempStateDir("forgotten"), 1).with(JoltNode.HTTP_PORT, "0")
                 .with(JoltConfig.SUPERSEDED_RETENTION_MS, "0").with(JoltConfig.SWEEP_INTERVAL_MS, "300");
-        try (JoltNode node = JoltNode.start(config, InMemorySchemaRegistry.seeded())) {
+        try (JoltNode node = JoltNode.start(config, TopicSchemas.seededRegistry())) {
             node.awaitRunning(Duration.ofSeconds(60));
             HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(node.baseUrl() + "/v1/records"))
                     .POST(HttpRequest.BodyPublishers.ofString(bundle, StandardCharsets.UTF_8)).build(), HttpResponse.BodyHandlers.ofString());

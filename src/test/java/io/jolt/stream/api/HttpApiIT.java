@@ -2,6 +2,7 @@ package io.jolt.stream.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -46,7 +47,7 @@ class HttpApiIT {
     void startTwoInstancesAndIngestTheMixedScenarios(KafkaBroker broker) throws Exception {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
-        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         a = JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir("api-a"), 4).with(JoltNode.HTTP_PORT, "0")
                 .with("num.stream.threads", "1"), registry);
         b = JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir("api-b"), 4).with(JoltNode.HTTP_PORT, "0")
@@ -210,7 +211,7 @@ class HttpApiIT {
 
     @Test
     void oversizedBodiesAndMalformedLinesGetClearErrors() throws Exception {
-        Answer tooLarge = post(a, "/v1/records", new byte[(int) HttpApi.MAX_BODY_BYTES + 1]);
+        Answer tooLarge = post(a, "/v1/records", new byte[(int) RecordsEndpoint.MAX_BODY_BYTES + 1]);
         assertThat(tooLarge.status()).isEqualTo(413);
         assertThat(tooLarge.body().get("error").get("code").asText()).isEqualTo("body_too_large");
         Answer malformed = post(a, "/v1/records", "not json\n{\"record_type\":\"jolt.other\",\"identity\":\"x\"}\n".getBytes(StandardCharsets.UTF_8));

@@ -2,6 +2,7 @@ package io.jolt.stream.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.cli.JoltCommand;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
@@ -27,7 +28,7 @@ class TwoProviderSyncIT {
         try (KafkaBroker brokerA = KafkaBroker.start(); KafkaBroker brokerB = KafkaBroker.start()) {
             StreamHarness a = new StreamHarness(brokerA);
             StreamHarness b = new StreamHarness(brokerB);
-            InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+            InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
             List<byte[]> lines = OrderIndependenceProperties.GeneratedHistory.lines(7);
             String identity = ((RecordJson.AuthorityLine) RecordJson.read(lines.stream()
                     .filter(l -> new String(l).contains("jolt.device_authorization")).findFirst().orElseThrow())).identity();

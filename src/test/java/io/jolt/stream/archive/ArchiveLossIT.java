@@ -2,11 +2,12 @@ package io.jolt.stream.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.avro.ArchiveLoss;
 import io.jolt.stream.avro.ArchiveLossKind;
 import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.JoltTopologyTest;
+import io.jolt.stream.kafka.MergedTable;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
@@ -22,7 +23,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -45,7 +45,7 @@ class ArchiveLossIT {
     void failedArchiveWritesAreReportedByNameWhileTheLiveSideStaysComplete(KafkaBroker broker) throws Exception {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
-        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         List<VectorRecords> records = VectorRecords.of("simple", registry);
         JoltConfig config = harness.config("jolt-it-loss", StreamHarness.tempStateDir("loss"), 1);
         long lost;
@@ -61,13 +61,10 @@ class ArchiveLossIT {
             lost = service.bolt().lost();
         }
 
-        Map<String, StateChange> table = new TreeMap<>();
-        harness.readAll(Topics.STATE, new ByteArrayDeserializer(), new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema()))
-                .forEach(r -> table.put(r.value().getIdentity() + "|" + r.value().getPath(), r.value()));
-        assertThat(JoltTopologyTest.liveTable(table)).as("the live side is complete").isEqualTo(JoltTopologyTest.expectedTable("simple"));
+        assertThat(harness.stateTable(registry)).as("the live side is complete").isEqualTo(MergedTable.expected("simple"));
 
         assertThat(harness.readAll(Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer())).isEmpty();
-        List<ArchiveLoss> losses = harness.readAll(KafkaBolt.LOSSES, new StringDeserializer(),
+        List<ArchiveLoss> losses = harness.readAll(Topics.ARCHIVE_LOSSES, new StringDeserializer(),
                 new ConfluentAvroSerde<ArchiveLoss>(registry, ArchiveLoss.getClassSchema())).stream().map(r -> r.value()).toList();
         Set<String> named = new HashSet<>();
         for (ArchiveLoss loss : losses) {
@@ -106,7 +103,7 @@ class ArchiveLossIT {
     void writesWithoutTheReplicasPromiseAreReportedAsDegradedNotLost() throws Exception {
         try (KafkaBroker cluster = KafkaBroker.start(2)) {
             StreamHarness harness = new StreamHarness(cluster);
-            InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+            InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
             List<VectorRecords> records = VectorRecords.of("simple", registry);
             JoltConfig config = harness.config("jolt-it-degraded", StreamHarness.tempStateDir("degraded"), 1)
                     .with(JoltConfig.TOPIC_REPLICATION, "2")
@@ -128,7 +125,7 @@ class ArchiveLossIT {
             // degraded writes are in the leader's log, readable once the replica is back in sync.
             cluster.restartNode(2);
 
-            List<ArchiveLoss> reports = harness.readAll(KafkaBolt.LOSSES, new StringDeserializer(),
+            List<ArchiveLoss> reports = harness.readAll(Topics.ARCHIVE_LOSSES, new StringDeserializer(),
                     new ConfluentAvroSerde<ArchiveLoss>(registry, ArchiveLoss.getClassSchema())).stream().map(r -> r.value()).toList();
             List<ConsumerRecord<String, byte[]>> archived = awaitArchive(harness, (int) written, Duration.ofSeconds(60));
             assertThat(lost).isZero();
@@ -149,7 +146,7 @@ class ArchiveLossIT {
     void aMinInsyncAboveTheReplicationFactorIsCappedByKafkaAndNothingIsLost(KafkaBroker broker) throws Exception {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
-        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         JoltConfig config = harness.config("jolt-it-capped", StreamHarness.tempStateDir("capped"), 1);
         try (var service = harness.start(config, registry); var admin = broker.admin()) {
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, Topics.ARCHIVE),

@@ -1,20 +1,17 @@
 package io.jolt.stream.kafka;
 
+import static io.jolt.stream.kafka.TopologyFixture.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.avro.ArchiveRecord;
 import io.jolt.stream.avro.Compaction;
 import io.jolt.stream.avro.CompactionCause;
 import io.jolt.stream.avro.RejectionKind;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.TestIdentity;
-import io.jolt.stream.protocol.json.RecordJson;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * Compact it drops, and from then on behaves as if they had never been received.
  */
 class HeldBoundTest {
-    private static final LiveForgetting TEN = LiveForgetting.heldAtMost(10);
+    private static final ForgettingPolicy TEN = ForgettingPolicy.heldAtMost(10);
 
     private final TestIdentity alice = TestIdentity.named("held");
     private final AuthorityRecord authorizeA = alice.authorize("dev_a");
@@ -42,8 +39,7 @@ class HeldBoundTest {
         records.add(authorizeA);
         records.addAll(unauthorized); // dev_b is not authorized yet: all twelve are held as unknown_device
 
-        JoltTopologyTest.Outputs out = JoltTopologyTest.run(VectorRecords.ofRecords(records, InMemorySchemaRegistry.seeded()),
-                InMemorySchemaRegistry.seeded(), TEN);
+        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records);
 
         // The 11th held entry crosses the bound: the held set drops to 9 (sequences 0..8); the 12th makes 10, within it.
         assertThat(out.compactions()).extracting(c -> c.getDeviceSequence()).containsExactly(9L, 10L);
@@ -65,14 +61,13 @@ class HeldBoundTest {
         AuthorityRecord authorizeB = alice.authorize("dev_b");
         records.add(authorizeB);
 
-        JoltTopologyTest.Outputs out = JoltTopologyTest.run(VectorRecords.ofRecords(records, InMemorySchemaRegistry.seeded()),
-                InMemorySchemaRegistry.seeded(), TEN);
+        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records);
 
         // Sequences 9 and 10 were dropped: 0..8 are admitted, 11 waits for its predecessor (pending).
         List<Object> kept = new ArrayList<>(List.of(authorizeA, authorizeB));
         kept.addAll(unauthorized.subList(0, 9));
         kept.add(unauthorized.get(11));
-        assertThat(JoltTopologyTest.liveTable(out.state())).isEqualTo(mergeOf(kept));
+        assertThat(out.state()).isEqualTo(MergedTable.of(kept));
         assertThat(out.archive()).extracting(ArchiveRecord::getDeviceSequence).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
     }
 
@@ -85,11 +80,10 @@ class HeldBoundTest {
         records.add(unauthorized.get(9));
         records.add(unauthorized.get(10));
 
-        JoltTopologyTest.Outputs out = JoltTopologyTest.run(VectorRecords.ofRecords(records, InMemorySchemaRegistry.seeded()),
-                InMemorySchemaRegistry.seeded(), TEN);
+        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records);
 
         List<Object> all = new ArrayList<>(records);
-        assertThat(JoltTopologyTest.liveTable(out.state())).as("the whole history, as if nothing had been dropped").isEqualTo(mergeOf(all));
+        assertThat(out.state()).as("the whole history, as if nothing had been dropped").isEqualTo(MergedTable.of(all));
         assertThat(out.archive()).hasSize(12);
         assertThat(out.rejected()).filteredOn(r -> r.getReason() == RejectionKind.UNKNOWN_DEVICE && r.getDeviceSequence() == 9L)
                 .as("reported once when first held; received again after the Authorize it is admitted, not held").hasSize(1);
@@ -101,8 +95,7 @@ class HeldBoundTest {
         records.addAll(unauthorized.subList(1, 12)); // eleven entries waiting for sequence 0: pending
         records.add(unauthorized.get(0));
 
-        JoltTopologyTest.Outputs out = JoltTopologyTest.run(VectorRecords.ofRecords(records, InMemorySchemaRegistry.seeded()),
-                InMemorySchemaRegistry.seeded(), TEN);
+        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records);
 
         assertThat(out.compactions()).extracting(Compaction::getDeviceSequence).containsExactly(10L, 11L);
         assertThat(out.compactions()).extracting(Compaction::getHeldAs).containsOnly(RejectionKind.PENDING);
@@ -114,15 +107,7 @@ class HeldBoundTest {
         List<Object> records = new ArrayList<>();
         records.add(authorizeA);
         records.addAll(unauthorized);
-        JoltTopologyTest.Outputs out = JoltTopologyTest.run(VectorRecords.ofRecords(records, InMemorySchemaRegistry.seeded()),
-                InMemorySchemaRegistry.seeded(), LiveForgetting.heldAtMost(12));
+        TopologyFixture.Outcome out = topology().withForgetting(ForgettingPolicy.heldAtMost(12)).given(records);
         assertThat(out.compactions()).isEmpty();
-    }
-
-    /** What the protocol core merges from these records. */
-    private static Map<String, String> mergeOf(List<Object> records) {
-        return HotPathEquivalenceProperties.merged(records.stream()
-                .map(r -> (r instanceof AuthorityRecord a ? RecordJson.write(a) : RecordJson.write((Entry) r)).getBytes(StandardCharsets.UTF_8))
-                .toList());
     }
 }

@@ -39,9 +39,9 @@ class JoltConfigTest {
 
     @Test
     void theLiveSideKeepsTenThousandHeldEntriesAndAllSupersededHistoryByDefault() {
-        assertThat(JoltConfig.of(new Properties(), Map.of()).forgetting()).isEqualTo(LiveForgetting.DEFAULT);
-        assertThat(LiveForgetting.DEFAULT.supersededRetention()).isNull();
-        LiveForgetting configured = JoltConfig.of(new Properties(),
+        assertThat(JoltConfig.of(new Properties(), Map.of()).forgetting()).isEqualTo(ForgettingPolicy.DEFAULT);
+        assertThat(ForgettingPolicy.DEFAULT.supersededRetention()).isNull();
+        ForgettingPolicy configured = JoltConfig.of(new Properties(),
                 Map.of("JOLT_LIVE_HELD_MAX", "500", "JOLT_LIVE_SUPERSEDED_RETENTION_MS", "86400000")).forgetting();
         assertThat(configured.heldMax()).isEqualTo(500);
         assertThat(configured.supersededRetention()).isEqualTo(java.time.Duration.ofDays(1));

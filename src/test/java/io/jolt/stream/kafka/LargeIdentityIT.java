@@ -82,7 +82,7 @@ class LargeIdentityIT {
     void aHundredThousandEntriesOfOneIdentityAreMergedIncrementally(KafkaBroker broker) throws Exception {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
-        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde =
                 new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());
         ConfluentAvroSerde<io.jolt.stream.avro.DeviceWriterEntry> entrySerde =

@@ -1,15 +1,13 @@
 package io.jolt.stream.kafka;
 
+import static io.jolt.stream.kafka.TopologyFixture.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.avro.PathState;
-import io.jolt.stream.avro.StateChange;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.Head;
+import io.jolt.stream.protocol.Resolution;
 import io.jolt.stream.protocol.TestIdentity;
-import io.jolt.stream.protocol.json.RecordJson;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,12 +30,10 @@ class ObservedHeadsTest {
         Entry b0 = b.set("/status", "three", a1.hash()); // dev_b saw "two" elsewhere, and wrote over it
         Entry b1 = b.set("/status", "four"); // and then over its own value: "three" is no longer a head to compare with
 
-        StateChange status = finalStatus(List.of(authorizeA, authorizeB, a0, b0, b1, a1));
+        Resolution status = finalStatus(List.of(authorizeA, authorizeB, a0, b0, b1, a1));
 
-        assertThat(status.getState()).isEqualTo(PathState.PRESENT);
-        assertThat(status.getContentId()).isEqualTo(TestIdentity.cid("four"));
-        assertThat(status.getConflictCount()).as("two, observed by three, is no concurrent head").isZero();
-        assertThat(status.getHead().getDeviceId()).isEqualTo("dev_b");
+        assertThat(status).as("two, observed by three, is no concurrent head")
+                .isEqualTo(new Resolution.Present("/status", TestIdentity.cid("four"), Head.of(b1), 0));
     }
 
     @Test
@@ -48,17 +44,14 @@ class ObservedHeadsTest {
 
         for (List<Object> order : List.of(List.<Object>of(authorizeA, authorizeB, a0, b0, a1),
                 List.<Object>of(authorizeA, authorizeB, a0, a1, b0))) {
-            StateChange status = finalStatus(order);
-            assertThat(status.getContentId()).as(order.toString()).isEqualTo(TestIdentity.cid("three"));
-            assertThat(status.getConflictCount()).as(order.toString()).isZero();
+            assertThat(finalStatus(order)).as(order.toString()).isEqualTo(new Resolution.Present("/status", TestIdentity.cid("three"), Head.of(a1), 0));
         }
     }
 
-    private StateChange finalStatus(List<Object> records) {
-        JoltTopologyTest.Outputs out = JoltTopologyTest.run(VectorRecords.ofRecords(records, InMemorySchemaRegistry.seeded()));
-        assertThat(JoltTopologyTest.liveTable(out.state())).isEqualTo(HotPathEquivalenceProperties.merged(records.stream()
-                .map(r -> (r instanceof AuthorityRecord x ? RecordJson.write(x) : RecordJson.write((Entry) r)).getBytes(StandardCharsets.UTF_8))
-                .toList()));
-        return out.state().get(alice.id() + "|/status");
+    /** The final resolution of /status, after checking that the whole state is the core's merge of the records. */
+    private Resolution finalStatus(List<Object> records) {
+        TopologyFixture.Outcome out = topology().given(records);
+        assertThat(out.state()).isEqualTo(MergedTable.of(records));
+        return out.resolution(alice.id(), "/status");
     }
 }

@@ -1,10 +1,9 @@
 package io.jolt.stream.kafka;
 
+import static io.jolt.stream.kafka.TopologyFixture.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.AuthorityRecord;
-import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.IdentityAssembler;
@@ -18,9 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,7 +37,7 @@ class StoreSyncHistoryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
     void everyVectorInFileOrderAndReversedSyncsTheBranchesTheCoreMerges(String kind) {
-        List<VectorRecords> records = VectorRecords.of(kind, InMemorySchemaRegistry.seeded());
+        List<VectorRecords> records = VectorRecords.of(kind, TopicSchemas.seededRegistry());
         assertSyncHistoryIsTheMerge(records);
         List<VectorRecords> reversed = new ArrayList<>(records);
         Collections.reverse(reversed);
@@ -58,12 +54,11 @@ class StoreSyncHistoryTest {
         // The same body under a signature of zeros: it fails to verify, and its key sorts before the real copy's.
         Entry forged = Entry.decode(e1.bodyBytes(), new byte[64]);
 
-        List<VectorRecords> records = VectorRecords.ofRecords(List.of(authorize, e0, forged, e1), InMemorySchemaRegistry.seeded());
-        JoltTopologyTest.run(records, InMemorySchemaRegistry.seeded(), LiveForgetting.DEFAULT, driver -> {
-            SyncHistory stored = storeHistory(driver, alice.id()).orElseThrow();
+        try (TopologyFixture.Running topology = topology().start()) {
+            SyncHistory stored = topology.when(authorize, e0, forged, e1).stores().syncHistory(alice.id()).orElseThrow();
             assertThat(stored.entries("dev_a", 0, ALL)).extracting(Entry::signature).containsExactly(e0.signature(), e1.signature());
             assertThat(stored.branches()).singleElement().satisfies(b -> assertThat(b.head().signature()).isEqualTo(e1.signature()));
-        });
+        }
     }
 
     private static void assertSyncHistoryIsTheMerge(List<VectorRecords> records) {
@@ -71,23 +66,27 @@ class StoreSyncHistoryTest {
         for (VectorRecords r : records) {
             byIdentity.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.record());
         }
-        JoltTopologyTest.run(records, InMemorySchemaRegistry.seeded(), LiveForgetting.DEFAULT, driver -> byIdentity.forEach((identity, own) -> {
-            SyncHistory merged = SyncHistory.of(merge(identity, own));
-            Optional<SyncHistory> stored = storeHistory(driver, identity);
-            if (merged.branches().isEmpty()) {
-                stored.ifPresent(s -> assertThat(s.branches()).as(identity).isEmpty());
-                return;
-            }
-            assertThat(stored).as(identity).isPresent();
-            assertThat(wires(stored.get().branches().stream().map(SyncHistory.Branch::head).toList()))
-                    .as(identity + " heads").isEqualTo(wires(merged.branches().stream().map(SyncHistory.Branch::head).toList()));
-            for (SyncHistory.Branch branch : merged.branches()) {
-                assertThat(wires(stored.get().entries(branch.deviceId(), 0, ALL))).as(identity + " " + branch.deviceId())
-                        .isEqualTo(wires(merged.entries(branch.deviceId(), 0, ALL)));
-                assertThat(wires(stored.get().entries(branch.deviceId(), 1, 2))).as(identity + " " + branch.deviceId() + " page from 1")
-                        .isEqualTo(wires(merged.entries(branch.deviceId(), 1, 2)));
-            }
-        }));
+        try (TopologyFixture.Running topology = topology().start()) {
+            topology.when(records);
+            byIdentity.forEach((identity, own) -> assertSyncHistoryIsTheMerge(identity, topology.stores().syncHistory(identity),
+                    SyncHistory.of(merge(identity, own))));
+        }
+    }
+
+    private static void assertSyncHistoryIsTheMerge(String identity, Optional<SyncHistory> stored, SyncHistory merged) {
+        if (merged.branches().isEmpty()) {
+            stored.ifPresent(s -> assertThat(s.branches()).as(identity).isEmpty());
+            return;
+        }
+        assertThat(stored).as(identity).isPresent();
+        assertThat(wires(stored.get().branches().stream().map(SyncHistory.Branch::head).toList()))
+                .as(identity + " heads").isEqualTo(wires(merged.branches().stream().map(SyncHistory.Branch::head).toList()));
+        for (SyncHistory.Branch branch : merged.branches()) {
+            assertThat(wires(stored.get().entries(branch.deviceId(), 0, ALL))).as(identity + " " + branch.deviceId())
+                    .isEqualTo(wires(merged.entries(branch.deviceId(), 0, ALL)));
+            assertThat(wires(stored.get().entries(branch.deviceId(), 1, 2))).as(identity + " " + branch.deviceId() + " page from 1")
+                    .isEqualTo(wires(merged.entries(branch.deviceId(), 1, 2)));
+        }
     }
 
     private static io.jolt.stream.protocol.MergedState merge(String identity, List<Object> records) {
@@ -101,15 +100,6 @@ class StoreSyncHistoryTest {
             }
         }
         return IdentityAssembler.assemble(identity, authority, entries);
-    }
-
-    private static Optional<SyncHistory> storeHistory(TopologyTestDriver driver, String identity) {
-        return StoreSyncHistory.of(identity, store(driver, Stores.IDENTITIES), store(driver, Stores.AUTHORITY), store(driver, Stores.ENTRIES),
-                store(driver, Stores.ELIGIBLE), CompactedHistory.decode(store(driver, Stores.COMPACTED).get(Stores.identity(identity))));
-    }
-
-    private static KeyValueStore<Bytes, byte[]> store(TopologyTestDriver driver, String name) {
-        return driver.getKeyValueStore(name);
     }
 
     private static List<String> wires(List<Entry> entries) {

@@ -6,6 +6,7 @@ import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.OrderIndependenceProperties;
+import io.jolt.stream.protocol.Resolution;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.RealKafka;
@@ -19,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RealKafka.class)
 class StreamProcessingIT {
-    final InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+    final InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
     KafkaBroker broker;
     StreamHarness harness;
 
@@ -54,7 +54,7 @@ class StreamProcessingIT {
         return lines;
     }
 
-    Map<String, String> run(List<byte[]> lines, int partitions, Restart restart, String name) throws Exception {
+    Map<TopologyFixture.IdentityPath, Resolution> run(List<byte[]> lines, int partitions, Restart restart, String name) throws Exception {
         long t0 = System.nanoTime();
         harness.resetTopics();
         System.out.printf("[%s] topics reset %d ms%n", name, (System.nanoTime() - t0) / 1_000_000);
@@ -88,9 +88,7 @@ class StreamProcessingIT {
         List<ConsumerRecord<byte[], StateChange>> state = harness.readAll(Topics.STATE, new ByteArrayDeserializer(),
                 new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema()));
         assertNoConsecutiveDuplicates(state);
-        Map<String, StateChange> table = new TreeMap<>();
-        state.forEach(r -> table.put(r.value().getIdentity() + "|" + r.value().getPath(), r.value()));
-        return JoltTopologyTest.liveTable(table);
+        return TopologyFixture.table(state.stream().map(ConsumerRecord::value).toList());
     }
 
     /** A change is emitted once: the same resolution twice in a row for one key would be a duplicate. */
@@ -106,7 +104,7 @@ class StreamProcessingIT {
     @Test
     void stateIsTheMergeOfTheSetWhateverTheOrderPartitionsAndRestarts() throws Exception {
         List<byte[]> lines = scenario();
-        Map<String, String> expected = HotPathEquivalenceProperties.merged(lines);
+        Map<TopologyFixture.IdentityPath, Resolution> expected = MergedTable.ofLines(lines);
         assertThat(expected).isNotEmpty();
         Random random = new Random(20261202);
 

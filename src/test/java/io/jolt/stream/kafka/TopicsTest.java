@@ -2,7 +2,6 @@ package io.jolt.stream.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.archive.KafkaBolt;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -16,7 +15,7 @@ class TopicsTest {
     @Test
     void everyTopicOfTheServiceIsDeclared() {
         assertThat(specs).containsOnlyKeys(Topics.AUTHORITY, Topics.ENTRIES, Topics.STATE, Topics.CONFLICTS, Topics.REJECTED,
-                Topics.ARCHIVE, KafkaBolt.LOSSES, Topics.COMPACTIONS);
+                Topics.ARCHIVE, Topics.ARCHIVE_LOSSES, Topics.COMPACTIONS);
     }
 
     @Test

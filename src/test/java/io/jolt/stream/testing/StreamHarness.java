@@ -1,9 +1,15 @@
 package io.jolt.stream.testing;
 
+import io.jolt.stream.archive.KafkaBolt;
+import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.TopicReader;
+import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.TopologyFixture;
 import io.jolt.stream.kafka.VectorRecords;
+import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
+import io.jolt.stream.protocol.Resolution;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +28,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -64,8 +71,15 @@ public final class StreamHarness {
         return JoltConfig.of(p, Map.of());
     }
 
-    public JoltService start(JoltConfig config, SchemaRegistry registry) throws Exception {
-        return JoltService.start(config, registry).awaitRunning(Duration.ofSeconds(60));
+    /** The service with the bolt on Kafka, RUNNING. */
+    public JoltService<KafkaBolt> start(JoltConfig config, SchemaRegistry registry) throws Exception {
+        return JoltService.start(config, registry, new KafkaBolt(config.adminProperties(), registry)).awaitRunning(Duration.ofSeconds(60));
+    }
+
+    /** The final state table of jolt.state.v1, read to its end. */
+    public Map<TopologyFixture.IdentityPath, Resolution> stateTable(SchemaRegistry registry) {
+        return TopologyFixture.table(readAll(Topics.STATE, new ByteArrayDeserializer(), new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema()))
+                .stream().map(ConsumerRecord::value).toList());
     }
 
     public List<RecordMetadata> produce(List<VectorRecords> records) throws Exception {

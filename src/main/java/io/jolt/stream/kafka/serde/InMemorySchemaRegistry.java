@@ -1,12 +1,5 @@
 package io.jolt.stream.kafka.serde;
 
-import io.jolt.stream.avro.ArchiveRecord;
-import io.jolt.stream.avro.AuthorityRecord;
-import io.jolt.stream.avro.ConflictEvent;
-import io.jolt.stream.avro.DeviceWriterEntry;
-import io.jolt.stream.avro.RejectedRecord;
-import io.jolt.stream.avro.StateChange;
-import io.jolt.stream.kafka.Topics;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,23 +7,18 @@ import java.util.Map;
 import org.apache.avro.Schema;
 
 /**
- * The embedded default registry: ids in one JVM, seeded with the schemas of every topic (the
- * classes generated from {@code schemas/}) so that ids are stable for a given build.
+ * The embedded default registry: ids in one JVM, seeded with the schemas of every topic (see
+ * {@code io.jolt.stream.kafka.TopicSchemas}) so that ids are stable for a given build.
  */
 public final class InMemorySchemaRegistry implements SchemaRegistry {
     private final List<Schema> byId = new ArrayList<>();
     private final Map<Schema, Integer> ids = new HashMap<>();
     private final Map<String, List<Integer>> subjects = new HashMap<>();
 
-    public static InMemorySchemaRegistry seeded() {
+    /** A registry holding these schemas, registered in this order (so that their ids are stable for a build). */
+    public static InMemorySchemaRegistry seeded(Map<String, Schema> schemasBySubject) {
         InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-        registry.register(Topics.AUTHORITY + "-value", AuthorityRecord.getClassSchema());
-        registry.register(Topics.ENTRIES + "-value", DeviceWriterEntry.getClassSchema());
-        registry.register(Topics.STATE + "-value", StateChange.getClassSchema());
-        registry.register(Topics.CONFLICTS + "-value", ConflictEvent.getClassSchema());
-        registry.register(Topics.REJECTED + "-value", RejectedRecord.getClassSchema());
-        registry.register(Topics.ARCHIVE + "-value", ArchiveRecord.getClassSchema());
-        registry.register(Topics.COMPACTIONS + "-value", io.jolt.stream.avro.Compaction.getClassSchema());
+        schemasBySubject.forEach(registry::register);
         return registry;
     }
 

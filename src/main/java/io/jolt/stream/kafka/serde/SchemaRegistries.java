@@ -1,17 +1,17 @@
 package io.jolt.stream.kafka.serde;
 
-import io.jolt.stream.kafka.JoltConfig;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.Optional;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * Which registry the service uses: the HTTP client of a Confluent-compatible registry when
- * {@code schema.registry.url} is set (Confluent's own setting names), else the embedded
- * in-memory registry.
+ * The HTTP client of a Confluent-compatible registry, from Confluent's own setting names, when
+ * {@code schema.registry.url} is set (else the service uses the embedded in-memory registry).
  */
 public final class SchemaRegistries {
     public static final String URL = "schema.registry.url";
@@ -22,23 +22,24 @@ public final class SchemaRegistries {
 
     private SchemaRegistries() {}
 
-    public static SchemaRegistry from(JoltConfig config) throws Exception {
-        String url = config.get(URL);
+    /** The HTTP registry the settings name, or empty when they name none ({@code schema.registry.url} unset). */
+    public static Optional<SchemaRegistry> from(Function<String, String> config) throws Exception {
+        String url = config.apply(URL);
         if (url == null) {
-            return InMemorySchemaRegistry.seeded();
+            return Optional.empty();
         }
         HttpSchemaRegistry.Options options = HttpSchemaRegistry.Options.defaults()
-                .withAutoRegister(!"false".equalsIgnoreCase(config.get(AUTO_REGISTER)));
-        String userInfo = config.get(BASIC_AUTH_USER_INFO);
+                .withAutoRegister(!"false".equalsIgnoreCase(config.apply(AUTO_REGISTER)));
+        String userInfo = config.apply(BASIC_AUTH_USER_INFO);
         if (userInfo != null) {
             int colon = userInfo.indexOf(':');
             options = options.withBasicAuth(colon < 0 ? userInfo : userInfo.substring(0, colon), colon < 0 ? "" : userInfo.substring(colon + 1));
         }
-        String truststore = config.get(TRUSTSTORE_LOCATION);
+        String truststore = config.apply(TRUSTSTORE_LOCATION);
         if (truststore != null) {
-            options = options.withSslContext(sslContext(Path.of(truststore), config.get(TRUSTSTORE_PASSWORD)));
+            options = options.withSslContext(sslContext(Path.of(truststore), config.apply(TRUSTSTORE_PASSWORD)));
         }
-        return new HttpSchemaRegistry(url, options);
+        return Optional.of(new HttpSchemaRegistry(url, options));
     }
 
     private static SSLContext sslContext(Path truststore, String password) throws Exception {

@@ -1,6 +1,5 @@
 package io.jolt.stream.protocol.json;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.jolt.stream.protocol.AuthorityAction;
 import io.jolt.stream.protocol.AuthorityBody;
@@ -16,15 +15,12 @@ import io.jolt.stream.protocol.Hex;
 import io.jolt.stream.protocol.Operation;
 import io.jolt.stream.protocol.PublicKey;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** The §9 JSON Lines form of authority records and device-writer entries: read and write. */
 public final class RecordJson {
-    private static final JsonFactory FACTORY = new JsonFactory();
 
     private RecordJson() {}
 
@@ -204,14 +200,14 @@ public final class RecordJson {
 
     public static String write(AuthorityRecord record) {
         AuthorityBody body = record.body();
-        return generate(g -> {
+        return JsonOut.generate(g -> {
             g.writeStartObject();
             g.writeStringField("record_type", body.recordType());
             g.writeNumberField("version", body.version());
             g.writeStringField("identity", body.identity());
             g.writeStringField("root_public_key", Hex.encode(body.rootPublicKey()));
-            uint64(g, "authority_sequence", body.authoritySequence());
-            hashOrNull(g, "previous_record_hash", body.previousRecordHash());
+            JsonOut.uint64(g, "authority_sequence", body.authoritySequence());
+            JsonOut.hashOrNull(g, "previous_record_hash", body.previousRecordHash());
             g.writeObjectFieldStart("action");
             if (body.action() instanceof AuthorityAction.Authorize a) {
                 g.writeStringField("op", "authorize");
@@ -224,13 +220,13 @@ public final class RecordJson {
                     g.writeNullField("cutoff");
                 } else {
                     g.writeObjectFieldStart("cutoff");
-                    uint64(g, "device_sequence", r.cutoff().deviceSequence());
+                    JsonOut.uint64(g, "device_sequence", r.cutoff().deviceSequence());
                     g.writeStringField("entry_hash", r.cutoff().entryHash().hex());
                     g.writeEndObject();
                 }
             }
             g.writeEndObject();
-            uint64(g, "created_at", body.createdAt());
+            JsonOut.uint64(g, "created_at", body.createdAt());
             g.writeStringField("signature", Hex.encode(record.signature()));
             g.writeEndObject();
         });
@@ -238,14 +234,14 @@ public final class RecordJson {
 
     public static String write(Entry entry) {
         EntryBody body = entry.body();
-        return generate(g -> {
+        return JsonOut.generate(g -> {
             g.writeStartObject();
             g.writeStringField("record_type", body.recordType());
             g.writeNumberField("version", body.version());
             g.writeStringField("identity", body.identity());
             g.writeStringField("device_id", body.deviceId());
-            uint64(g, "device_sequence", body.deviceSequence());
-            hashOrNull(g, "previous_entry_hash", body.previousEntryHash());
+            JsonOut.uint64(g, "device_sequence", body.deviceSequence());
+            JsonOut.hashOrNull(g, "previous_entry_hash", body.previousEntryHash());
             g.writeObjectFieldStart("operation");
             if (body.operation() instanceof Operation.SetPath set) {
                 g.writeStringField("op", "set");
@@ -257,7 +253,7 @@ public final class RecordJson {
                 g.writeStringField("path", body.operation().path());
             }
             g.writeEndObject();
-            uint64(g, "created_at", body.createdAt());
+            JsonOut.uint64(g, "created_at", body.createdAt());
             if (!body.observedHeads().isEmpty()) {
                 g.writeArrayFieldStart("observed_heads");
                 for (Hash h : body.observedHeads()) {
@@ -268,32 +264,5 @@ public final class RecordJson {
             g.writeStringField("signature", Hex.encode(entry.signature()));
             g.writeEndObject();
         });
-    }
-
-    static void uint64(JsonGenerator g, String field, long value) throws IOException {
-        g.writeFieldName(field);
-        g.writeNumber(Long.toUnsignedString(value));
-    }
-
-    static void hashOrNull(JsonGenerator g, String field, Hash hash) throws IOException {
-        if (hash == null) {
-            g.writeNullField(field);
-        } else {
-            g.writeStringField(field, hash.hex());
-        }
-    }
-
-    interface Body {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    static String generate(Body body) {
-        StringWriter out = new StringWriter();
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            body.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
     }
 }

@@ -2,6 +2,7 @@ package io.jolt.stream.archive.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jolt.stream.avro.ArchiveKind;
@@ -51,7 +52,7 @@ class ArchiveReplayIT {
     void theArchiveHoldsEveryEligibleEntryOnceAndReplaysToTheLiveState(KafkaBroker broker) throws Exception {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
-        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         List<String> kinds = List.of("simple", "concurrent", "tombstone", "heads", "appends");
         List<VectorRecords> records = new ArrayList<>();
         for (String kind : kinds) {
@@ -131,7 +132,7 @@ class ArchiveReplayIT {
     void theArchiveKeepsWhatTheLiveSideForgets(KafkaBroker broker) throws Exception {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
-        InMemorySchemaRegistry registry = InMemorySchemaRegistry.seeded();
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         List<VectorRecords> records = new ArrayList<>();
         for (String kind : Vectors.kinds()) {
             records.addAll(VectorRecords.of(kind, registry));

@@ -45,11 +45,7 @@ class ApicurioRegistryIT {
                 harness.produce(io.jolt.stream.kafka.VectorRecords.of("mixed", registry));
                 harness.awaitProcessed("jolt-it-apicurio", java.time.Duration.ofSeconds(60));
             }
-            java.util.Map<String, io.jolt.stream.avro.StateChange> table = new java.util.TreeMap<>();
-            harness.readAll(Topics.STATE, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                    new ConfluentAvroSerde<io.jolt.stream.avro.StateChange>(registry, io.jolt.stream.avro.StateChange.getClassSchema()))
-                    .forEach(r -> table.put(r.value().getIdentity() + "|" + r.value().getPath(), r.value()));
-            assertThat(io.jolt.stream.kafka.JoltTopologyTest.liveTable(table)).isEqualTo(io.jolt.stream.kafka.JoltTopologyTest.expectedTable("mixed"));
+            assertThat(harness.stateTable(registry)).isEqualTo(io.jolt.stream.kafka.MergedTable.expected("mixed"));
         }
     }
 

@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.jolt.stream.avro.StateChange;
-import io.jolt.stream.kafka.JoltTopologyTest;
+import io.jolt.stream.kafka.MergedTable;
+import io.jolt.stream.kafka.TopologyFixture;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.VectorRecords;
 import java.io.IOException;
@@ -140,8 +141,7 @@ class HttpSchemaRegistryTest {
     void theTopologyWithTheHttpRegistryReachesTheSameStateAsWithTheInMemoryOne() throws Exception {
         HttpSchemaRegistry registry = new HttpSchemaRegistry(url(), HttpSchemaRegistry.Options.defaults());
         List<VectorRecords> records = VectorRecords.of("mixed", registry);
-        assertThat(JoltTopologyTest.liveTable(JoltTopologyTest.run(records, registry).state()))
-                .isEqualTo(JoltTopologyTest.expectedTable("mixed"));
+        assertThat(TopologyFixture.topology().withRegistry(registry).given(records).state()).isEqualTo(MergedTable.expected("mixed"));
         assertThat(unexpected).isEmpty();
     }
 }

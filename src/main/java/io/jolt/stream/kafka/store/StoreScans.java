@@ -1,4 +1,4 @@
-package io.jolt.stream.kafka;
+package io.jolt.stream.kafka.store;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.jolt.stream.kafka;
+package io.jolt.stream.kafka.store;
 
 import io.jolt.stream.protocol.CanonicalReader;
 import io.jolt.stream.protocol.CanonicalWriter;
@@ -7,7 +7,7 @@ import io.jolt.stream.protocol.Entry;
 /**
  * An entry as the entries store keeps it: the §8 wire form, where it was first read, and whether
  * the hot path archived it on arrival. That flag is the entry's eligible marker until a
- * re-evaluation writes one (see {@link Stores#ELIGIBLE}): the hot path, which archives nearly
+ * re-evaluation writes one (see {@link StoreName#ARCHIVED}): the hot path, which archives nearly
  * every entry, so writes one changelog record per entry instead of two.
  */
 record StoredEntry(Entry entry, Source source, boolean archivedOnArrival) {

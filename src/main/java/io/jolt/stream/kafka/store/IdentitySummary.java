@@ -1,9 +1,11 @@
-package io.jolt.stream.kafka;
+package io.jolt.stream.kafka.store;
 
 import io.jolt.stream.protocol.CanonicalReader;
 import io.jolt.stream.protocol.CanonicalWriter;
 import io.jolt.stream.protocol.Cutoff;
 import io.jolt.stream.protocol.DeviceAuthority;
+import io.jolt.stream.protocol.DeviceLog;
+import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Head;
 import io.jolt.stream.protocol.PublicKey;
@@ -16,14 +18,24 @@ import java.util.Optional;
  * key, status and eligible head, and the required operation level. Kept per identity in the
  * identities store; rewritten by every re-evaluation, advanced by the hot path.
  */
-record IdentitySummary(int requiredLevel, List<Device> devices) {
-    record Device(String deviceId, byte[] publicKey, DeviceAuthority.Status status, Cutoff cutoff, Head head) {}
+public record IdentitySummary(int requiredLevel, List<Device> devices) {
+    public record Device(String deviceId, byte[] publicKey, DeviceAuthority.Status status, Cutoff cutoff, Head head) {}
 
-    Optional<Device> device(String deviceId) {
+    /** The summary of a merged state: what the hot path needs of it. */
+    public static IdentitySummary of(MergedState state) {
+        List<Device> devices = new ArrayList<>();
+        for (DeviceLog log : state.deviceLogs()) {
+            DeviceAuthority d = log.authority();
+            devices.add(new Device(d.deviceId(), d.key().bytes(), d.status(), d.cutoff(), log.head().map(Head::of).orElse(null)));
+        }
+        return new IdentitySummary(state.requiredOperationLevel(), devices);
+    }
+
+    public Optional<Device> device(String deviceId) {
         return devices.stream().filter(d -> d.deviceId().equals(deviceId)).findFirst();
     }
 
-    IdentitySummary advance(String deviceId, Head head, int entryLevel) {
+    public IdentitySummary advance(String deviceId, Head head, int entryLevel) {
         List<Device> next = new ArrayList<>(devices.size());
         for (Device d : devices) {
             next.add(d.deviceId().equals(deviceId) ? new Device(d.deviceId(), d.publicKey(), d.status(), d.cutoff(), head) : d);

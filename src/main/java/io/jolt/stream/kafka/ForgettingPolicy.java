@@ -19,10 +19,10 @@ import java.time.Duration;
  *       a bounded batch of identities.
  * </ul>
  */
-public record LiveForgetting(long heldMax, Duration supersededRetention, Duration sweepInterval) {
-    public static final LiveForgetting DEFAULT = new LiveForgetting(10_000, null, Duration.ofMinutes(1));
+public record ForgettingPolicy(long heldMax, Duration supersededRetention, Duration sweepInterval) {
+    public static final ForgettingPolicy DEFAULT = new ForgettingPolicy(10_000, null, Duration.ofMinutes(1));
 
-    public LiveForgetting {
+    public ForgettingPolicy {
         if (heldMax < 0) {
             throw new IllegalArgumentException(JoltConfig.HELD_MAX + " must be at least 0, not " + heldMax);
         }
@@ -34,12 +34,12 @@ public record LiveForgetting(long heldMax, Duration supersededRetention, Duratio
         }
     }
 
-    public static LiveForgetting heldAtMost(long heldMax) {
-        return new LiveForgetting(heldMax, DEFAULT.supersededRetention, DEFAULT.sweepInterval);
+    public static ForgettingPolicy heldAtMost(long heldMax) {
+        return new ForgettingPolicy(heldMax, DEFAULT.supersededRetention, DEFAULT.sweepInterval);
     }
 
-    public LiveForgetting withSupersededRetention(Duration retention, Duration sweep) {
-        return new LiveForgetting(heldMax, retention, sweep);
+    public ForgettingPolicy withSupersededRetention(Duration retention, Duration sweep) {
+        return new ForgettingPolicy(heldMax, retention, sweep);
     }
 
     /** What is left after a drop: 90% of the bound. */

@@ -1,4 +1,4 @@
-package io.jolt.stream.kafka;
+package io.jolt.stream.kafka.store;
 
 import io.jolt.stream.protocol.Hash;
 import java.io.ByteArrayOutputStream;

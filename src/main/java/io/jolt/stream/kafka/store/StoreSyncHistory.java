@@ -1,19 +1,18 @@
-package io.jolt.stream.kafka;
+package io.jolt.stream.kafka.store;
 
 import io.jolt.stream.protocol.Authority;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.Entry;
-import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Head;
 import io.jolt.stream.protocol.PublicKey;
+import io.jolt.stream.protocol.Utf8;
 import io.jolt.stream.protocol.sync.SyncHistory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * An identity's verified history read from the state stores for the sync responder: the summary
@@ -24,27 +23,14 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 final class StoreSyncHistory implements SyncHistory {
     private final String identity;
     private final IdentitySummary summary;
-    private final ReadOnlyKeyValueStore<Bytes, byte[]> authority;
-    private final ReadOnlyKeyValueStore<Bytes, byte[]> entries;
-    private final ReadOnlyKeyValueStore<Bytes, byte[]> eligible;
+    private final IdentityStoreView stores;
     private final CompactedHistory compacted;
 
-    private StoreSyncHistory(String identity, IdentitySummary summary, ReadOnlyKeyValueStore<Bytes, byte[]> authority,
-            ReadOnlyKeyValueStore<Bytes, byte[]> entries, ReadOnlyKeyValueStore<Bytes, byte[]> eligible, CompactedHistory compacted) {
+    StoreSyncHistory(String identity, IdentitySummary summary, IdentityStoreView stores, CompactedHistory compacted) {
         this.identity = identity;
         this.summary = summary;
-        this.authority = authority;
-        this.entries = entries;
-        this.eligible = eligible;
+        this.stores = stores;
         this.compacted = compacted;
-    }
-
-    /** Empty for an identity without a valid authority chain here. */
-    static Optional<SyncHistory> of(String identity, ReadOnlyKeyValueStore<Bytes, byte[]> identities, ReadOnlyKeyValueStore<Bytes, byte[]> authority,
-            ReadOnlyKeyValueStore<Bytes, byte[]> entries, ReadOnlyKeyValueStore<Bytes, byte[]> eligible, CompactedHistory compacted) {
-        byte[] summary = identities.get(Stores.identity(identity));
-        return summary == null ? Optional.empty()
-                : Optional.of(new StoreSyncHistory(identity, IdentitySummary.decode(summary), authority, entries, eligible, compacted));
     }
 
     @Override
@@ -59,9 +45,7 @@ final class StoreSyncHistory implements SyncHistory {
 
     @Override
     public List<AuthorityRecord> chain() {
-        List<AuthorityRecord> records = new ArrayList<>();
-        StoreScans.forEach(authority, Stores.identity(identity), (k, v) -> records.add(AuthorityRecord.fromWire(v)));
-        return Authority.verify(identity, records).chain();
+        return Authority.verify(identity, StoredIdentity.authorityRecords(identity, stores.read(StoreName.AUTHORITY))).chain();
     }
 
     @Override
@@ -70,10 +54,14 @@ final class StoreSyncHistory implements SyncHistory {
         for (IdentitySummary.Device d : summary.devices()) {
             Head head = d.head();
             if (head != null) {
-                out.add(new Branch(d.deviceId(), entry(d.deviceId(), head.deviceSequence(), head.entryHash())));
+                List<StoredEntry> copies = stores.copies(identity, d.deviceId(), head.deviceSequence(), head.entryHash());
+                if (copies.isEmpty()) {
+                    throw new IllegalStateException("eligible entry " + head.entryHash() + " of " + identity + " is not stored");
+                }
+                out.add(new Branch(d.deviceId(), served(d.deviceId(), copies)));
             }
         }
-        out.sort((a, b) -> io.jolt.stream.protocol.Utf8.compare(a.deviceId(), b.deviceId()));
+        out.sort((a, b) -> Utf8.compare(a.deviceId(), b.deviceId()));
         return out;
     }
 
@@ -86,8 +74,7 @@ final class StoreSyncHistory implements SyncHistory {
     @Override
     public List<Entry> entries(String deviceId, long fromSequence, int max) {
         List<Entry> out = new ArrayList<>();
-        Bytes from = Stores.deviceSequence(identity, deviceId, fromSequence);
-        try (KeyValueIterator<Bytes, byte[]> it = entries.range(from, Bytes.increment(Stores.device(identity, deviceId)))) {
+        try (KeyValueIterator<Bytes, byte[]> it = stores.entriesFrom(identity, deviceId, fromSequence)) {
             List<StoredEntry> copies = new ArrayList<>(1); // of one entry (its signatures): adjacent in key order
             while (it.hasNext() && out.size() < max) {
                 StoredEntry next = StoredEntry.decode(it.next().value);
@@ -106,22 +93,11 @@ final class StoreSyncHistory implements SyncHistory {
 
     /** The copy to serve of an entry eligible now; empty when it is not (held, rejected, or off the chosen branch since). */
     private Optional<Entry> servedIfEligible(String deviceId, List<StoredEntry> copies) {
-        Entry any = copies.get(0).entry();
         boolean archivedOnArrival = copies.stream().anyMatch(StoredEntry::archivedOnArrival);
-        if (!Stores.eligibleNow(eligible.get(Stores.entryHash(identity, any)), archivedOnArrival)) {
+        if (!stores.eligibleNow(identity, copies.get(0).entry(), archivedOnArrival)) {
             return Optional.empty();
         }
         return Optional.of(served(deviceId, copies));
-    }
-
-    /** A stored eligible entry (the head of its branch). */
-    private Entry entry(String deviceId, long sequence, Hash hash) {
-        List<StoredEntry> copies = new ArrayList<>(1);
-        StoreScans.forEach(entries, Stores.entryHash(identity, deviceId, sequence, hash), (k, v) -> copies.add(StoredEntry.decode(v)));
-        if (copies.isEmpty()) {
-            throw new IllegalStateException("eligible entry " + hash + " of " + identity + " is not stored");
-        }
-        return served(deviceId, copies);
     }
 
     /**

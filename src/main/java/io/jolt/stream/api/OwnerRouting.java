@@ -1,0 +1,74 @@
+package io.jolt.stream.api;
+
+import io.javalin.http.Context;
+import io.jolt.stream.kafka.IdentityQueries;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Which instance answers for an identity, and passing a request on to it: the instance whose
+ * stream task owns the identity's partition ({@code application.server}), found by Kafka
+ * Streams' key metadata. A forwarded request carries {@link #FORWARDED}, which stops any further hop.
+ */
+final class OwnerRouting {
+    static final String FORWARDED = "X-Jolt-Forwarded";
+
+    private final KafkaStreams streams;
+    private final IdentityQueries queries;
+    private final HostInfo self;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** @param self this instance's application.server, or null when it runs alone */
+    OwnerRouting(KafkaStreams streams, IdentityQueries queries, HostInfo self) {
+        this.streams = streams;
+        this.queries = queries;
+        this.self = self;
+    }
+
+    /** Queries need the stores: refused (503) until Kafka Streams is RUNNING. */
+    void requireRunning() {
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+            throw new ApiError(ApiError.Code.NOT_READY, "the service is " + streams.state() + ", not RUNNING");
+        }
+    }
+
+    /** The other instance that owns the identity, or empty when this one answers (or was forwarded to). */
+    Optional<HostInfo> remoteOwner(Context ctx, String identity) {
+        if (self == null || ctx.header(FORWARDED) != null) {
+            return Optional.empty();
+        }
+        KeyQueryMetadata owner = queries.owner(identity);
+        HostInfo active = owner == null ? null : owner.activeHost();
+        boolean remote = active != null && !active.equals(HostInfo.unavailable()) && !active.equals(self);
+        return remote ? Optional.of(active) : Optional.empty();
+    }
+
+    /** Passes the request on to the owner, once, and answers with the owner's answer. */
+    void forward(Context ctx, HostInfo owner, HttpRequest.BodyPublisher body, String method) {
+        String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
+        URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + ctx.path() + query);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                .header(FORWARDED, self.host() + ":" + self.port()).method(method, body);
+        if (ctx.contentType() != null) {
+            request.header("Content-Type", ctx.contentType());
+        }
+        try {
+            HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            ctx.status(response.statusCode()).contentType(response.headers().firstValue("Content-Type").orElse("application/json"))
+                    .result(response.body());
+        } catch (IOException e) {
+            throw new ApiError(ApiError.Code.OWNER_UNREACHABLE, "the instance owning this identity (" + owner + ") did not answer: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiError(ApiError.Code.OWNER_UNREACHABLE, "interrupted while asking " + owner);
+        }
+    }
+}

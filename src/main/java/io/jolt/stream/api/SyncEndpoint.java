@@ -1,0 +1,97 @@
+package io.jolt.stream.api;
+
+import io.javalin.http.Context;
+import io.jolt.stream.kafka.IdentityQueries;
+import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.DecodeException;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.sync.HistoryForgottenException;
+import io.jolt.stream.protocol.sync.SyncRequest;
+import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.protocol.sync.SyncResponse;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Delta sync (PROTOCOL §8): a binary request in, a binary response out. Records pushed inside
+ * the request are produced to the input topics like any other input and do not change this
+ * response. Requests for identities another instance owns are forwarded there.
+ */
+final class SyncEndpoint {
+    static final String CONTENT_TYPE = "application/vnd.jolt.device-writer-sync";
+
+    private final OwnerRouting routing;
+    private final IdentityQueries queries;
+    private final RecordIngest ingest;
+    private final Counter pushedUnreadable;
+    private final SyncResponder.Limits limits = SyncResponder.Limits.DEFAULT;
+
+    SyncEndpoint(OwnerRouting routing, IdentityQueries queries, RecordIngest ingest, MeterRegistry metrics) {
+        this.routing = routing;
+        this.queries = queries;
+        this.ingest = ingest;
+        this.pushedUnreadable = Counter.builder("jolt.api.sync.pushed.unreadable")
+                .description("records pushed in sync requests that could not be read").register(metrics);
+    }
+
+    void sync(Context ctx) {
+        routing.requireRunning();
+        SyncRequest request;
+        try {
+            request = SyncRequest.decode(ctx.bodyAsBytes());
+        } catch (DecodeException e) {
+            throw new ApiError(ApiError.Code.BAD_SYNC_REQUEST, "not a device-writer sync request: " + e.getMessage());
+        }
+        Optional<HostInfo> owner = routing.remoteOwner(ctx, request.identity());
+        if (owner.isPresent()) {
+            routing.forward(ctx, owner.get(), HttpRequest.BodyPublishers.ofByteArray(ctx.bodyAsBytes()), "POST");
+            return;
+        }
+        if (ctx.header(OwnerRouting.FORWARDED) == null) {
+            ingestPushed(request);
+        }
+        ctx.contentType(CONTENT_TYPE).result(answer(request).encode());
+    }
+
+    private SyncResponse answer(SyncRequest request) {
+        try {
+            return SyncResponder.answer(queries.syncHistory(request.identity()).orElse(null), request, limits).response();
+        } catch (HistoryForgottenException e) {
+            throw new ApiError(ApiError.Code.HISTORY_FORGOTTEN, e.getMessage(), g -> {
+                g.writeStringField("device_id", e.deviceId());
+                g.writeStringField("floor_sequence", Long.toUnsignedString(e.floor().sequence()));
+                g.writeStringField("floor_entry_hash", e.floor().hash().hex());
+            });
+        }
+    }
+
+    private void ingestPushed(SyncRequest request) {
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        for (SyncRequest.SignedBytes a : request.pushedAuthority()) {
+            readable(() -> ingest.authority(AuthorityRecord.decode(a.body(), a.signature()))).ifPresent(records::add);
+        }
+        for (List<SyncRequest.SignedBytes> log : request.pushedLogs()) {
+            for (SyncRequest.SignedBytes e : log) {
+                readable(() -> ingest.entry(Entry.decode(e.body(), e.signature()))).ifPresent(records::add);
+            }
+        }
+        records.forEach(ingest::send);
+    }
+
+    private Optional<ProducerRecord<String, byte[]>> readable(Supplier<ProducerRecord<String, byte[]>> record) {
+        try {
+            return Optional.of(record.get());
+        } catch (DecodeException | IllegalArgumentException e) {
+            pushedUnreadable.increment();
+            return Optional.empty();
+        }
+    }
+}
