@@ -1,7 +1,7 @@
 package io.jolt.stream.cli;
 
-import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.archive.replay.ArchiveReplay;
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
@@ -10,9 +10,9 @@ import io.jolt.stream.protocol.json.RecordJson;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = {"Read the bolt (jolt.archive.v1), never write anything: the archived history of an identity or a path,",

@@ -7,9 +7,9 @@ import io.jolt.stream.kafka.serde.SchemaRegistries;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run the stream processor against a Kafka cluster until interrupted.",

@@ -1,15 +1,17 @@
 package io.jolt.stream.cli;
 
-import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.DecodeException;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.SyncRequest;
+import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.protocol.sync.SyncResponse;
 import io.jolt.stream.protocol.sync.SyncSession;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,9 +27,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "sync", mixinStandardHelpOptions = true,
         description = {"Pull one identity from a provider by delta sync (RFC-0008 §10-11), following continuations.",
@@ -64,43 +66,9 @@ final class SyncCommand implements Callable<Integer> {
         SyncSession session = load(held);
         Set<Entry> before = new HashSet<>(session.entries());
         Set<AuthorityRecord> authorityBefore = new HashSet<>(session.authority());
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        int pages = 0;
-        int rejectedLogs = 0;
-        long transferred = 0;
-        while (true) {
-            SyncRequest request = session.nextRequest();
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(from.replaceAll("/+$", "") + "/jolt/device-writer/sync"))
-                    .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/vnd.jolt.device-writer-sync")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(request.encode())).build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("the provider answered HTTP " + response.statusCode() + ": "
-                        + new String(response.body(), StandardCharsets.UTF_8));
-            }
-            SyncResponse page;
-            try {
-                page = SyncResponse.decode(response.body());
-            } catch (DecodeException e) {
-                throw new IllegalStateException("the provider's response is not a sync response: " + e.getMessage());
-            }
-            pages++;
-            SyncSession.Outcome outcome = session.accept(page);
-            if (outcome instanceof SyncSession.Outcome.UnsupportedLevel u) {
-                err.println("jolt sync: the provider's history requires operation level " + u.requiredLevel()
-                        + "; this client supports " + io.jolt.stream.protocol.sync.SyncResponder.KNOWN_OPERATION_LEVEL + ": nothing applied");
-                return 4;
-            }
-            SyncSession.Outcome.Applied applied = (SyncSession.Outcome.Applied) outcome;
-            transferred += applied.acceptedEntries();
-            for (SyncSession.RejectedLog r : applied.rejectedLogs()) {
-                rejectedLogs++;
-                err.println("jolt sync: rejected the supplied log of " + r.deviceId() + ": " + r.reason());
-            }
-            err.printf("page %d: %s, %d entries verified%s%n", pages, applied.complete() ? "complete response" : "delta page",
-                    applied.acceptedEntries(), applied.more() ? ", continuing" : "");
-            if (!applied.more()) {
-                break;
-            }
+        Pulled pulled = pull(session, err);
+        if (pulled.unsupportedLevel()) {
+            return 4;
         }
         save(held, session);
         if (out != null) {
@@ -113,10 +81,55 @@ final class SyncCommand implements Callable<Integer> {
                 producer.flush();
             }
         }
-        var merged = session.merged();
         spec.commandLine().getOut().printf("synced %s from %s: %d page(s), %d entries transferred, %d held, %d singleton paths%n",
-                identity, from, pages, transferred, session.entries().size(), merged.singletons().size());
-        return rejectedLogs == 0 ? 0 : 5;
+                identity, from, pulled.pages(), pulled.transferred(), session.entries().size(), session.merged().singletons().size());
+        return pulled.rejectedLogs() == 0 ? 0 : 5;
+    }
+
+    /** What a pull did: pages asked, entries accepted, supplied logs refused, and whether the provider's level stopped it. */
+    private record Pulled(int pages, long transferred, int rejectedLogs, boolean unsupportedLevel) {}
+
+    /** Asks page after page until the provider has nothing more, applying each to the session. */
+    private Pulled pull(SyncSession session, PrintWriter err) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        int pages = 0;
+        int rejectedLogs = 0;
+        long transferred = 0;
+        boolean more = true;
+        while (more) {
+            SyncSession.Outcome outcome = session.accept(fetch(http, session.nextRequest()));
+            pages++;
+            if (outcome instanceof SyncSession.Outcome.UnsupportedLevel u) {
+                err.println("jolt sync: the provider's history requires operation level " + u.requiredLevel()
+                        + "; this client supports " + SyncResponder.KNOWN_OPERATION_LEVEL + ": nothing applied");
+                return new Pulled(pages, transferred, rejectedLogs, true);
+            }
+            SyncSession.Outcome.Applied applied = (SyncSession.Outcome.Applied) outcome;
+            transferred += applied.acceptedEntries();
+            for (SyncSession.RejectedLog r : applied.rejectedLogs()) {
+                rejectedLogs++;
+                err.println("jolt sync: rejected the supplied log of " + r.deviceId() + ": " + r.reason());
+            }
+            more = applied.more();
+            err.printf("page %d: %s, %d entries verified%s%n", pages, applied.complete() ? "complete response" : "delta page",
+                    applied.acceptedEntries(), more ? ", continuing" : "");
+        }
+        return new Pulled(pages, transferred, rejectedLogs, false);
+    }
+
+    private SyncResponse fetch(HttpClient http, SyncRequest request) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(from.replaceAll("/+$", "") + "/jolt/device-writer/sync"))
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/vnd.jolt.device-writer-sync")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(request.encode())).build(), HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("the provider answered HTTP " + response.statusCode() + ": "
+                    + new String(response.body(), StandardCharsets.UTF_8));
+        }
+        try {
+            return SyncResponse.decode(response.body());
+        } catch (DecodeException e) {
+            throw new IllegalStateException("the provider's response is not a sync response: " + e.getMessage());
+        }
     }
 
     private SyncSession load(Path file) throws Exception {

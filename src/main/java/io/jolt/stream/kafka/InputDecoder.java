@@ -4,7 +4,6 @@ import io.jolt.stream.avro.DeviceWriterEntry;
 import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.store.Source;
-
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.DecodeException;
 import io.jolt.stream.protocol.Defect;

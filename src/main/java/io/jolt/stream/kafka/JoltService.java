@@ -2,6 +2,7 @@ package io.jolt.stream.kafka;
 
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.time.Duration;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -26,11 +27,15 @@ public final class JoltService<B extends Bolt> implements AutoCloseable {
         this.bolt = bolt;
     }
 
-    /** Creates missing topics, refuses contradicting ones, and starts processing. */
-    public static <B extends Bolt> JoltService<B> start(JoltConfig config, SchemaRegistry registry, B bolt) {
+    /**
+     * Creates missing topics, refuses contradicting ones, opens the bolt (once the archive topic
+     * exists, so that its producer finds it) and starts processing.
+     */
+    public static <B extends Bolt> JoltService<B> start(JoltConfig config, SchemaRegistry registry, Supplier<B> openBolt) {
         try (Admin admin = Admin.create(config.adminProperties())) {
             TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
         }
+        B bolt = openBolt.get();
         KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, config.forgetting()), config.streamsProperties());
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);

@@ -10,11 +10,11 @@ import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import io.jolt.stream.kafka.store.StoreName;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.common.utils.Bytes;
 
 /**
  * The whole topology, built in one place (ARCHITECTURE.md "Data flow"):

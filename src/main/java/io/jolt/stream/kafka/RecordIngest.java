@@ -4,6 +4,7 @@ import io.jolt.stream.avro.DeviceWriterEntry;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.Defect;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.EntryRules;
@@ -54,71 +55,67 @@ public final class RecordIngest implements AutoCloseable {
 
     public List<LineResult> ingest(List<byte[]> lines) {
         List<LineResult> results = new ArrayList<>();
-        List<Future<RecordMetadata>> pending = new ArrayList<>();
-        List<Integer> pendingIndex = new ArrayList<>();
-        long number = 0;
-        for (byte[] line : lines) {
-            number++;
-            if (line.length == 0) {
+        List<Sent> sent = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).length == 0) {
                 continue;
             }
-            RecordJson.Line read = RecordJson.read(line);
-            ProducerRecord<String, byte[]> record = null;
-            if (read instanceof RecordJson.Skipped s) {
-                results.add(LineResult.rejected(number, "unreadable_line", s.reason()));
-            } else if (read instanceof RecordJson.AuthorityLine a) {
-                if (a.record() == null) {
-                    results.add(LineResult.rejected(number, "invalid_authority", a.problem()));
-                } else {
-                    record = authority(a.record());
-                }
-            } else if (read instanceof RecordJson.EntryLine e) {
-                if (e.input() instanceof EntryInput.Unreadable u) {
-                    results.add(LineResult.rejected(number, "invalid_entry", u.defect().name() + ": " + u.detail()));
-                } else {
-                    EntryInput.Signed signed = (EntryInput.Signed) e.input();
-                    Optional<io.jolt.stream.protocol.Defect> defect = signed.defect() != null ? Optional.of(signed.defect())
-                            : EntryRules.check(signed.entry().body(), e.identity());
-                    if (defect.isPresent()) {
-                        results.add(LineResult.rejected(number, "invalid_entry", defect.get().name() + ": " + defect.get().description()));
-                    } else {
-                        record = entry(signed.entry());
-                    }
-                }
-            }
-            if (record != null) {
-                pendingIndex.add(results.size());
-                results.add(null);
-                pending.add(producer.send(record));
+            long number = i + 1;
+            Judged judged = judge(number, lines.get(i));
+            if (judged.refusal() != null) {
+                results.add(judged.refusal());
+            } else {
+                sent.add(new Sent(results.size(), number, producer.send(judged.record())));
+                results.add(null); // its acknowledgement fills the slot
             }
         }
         producer.flush();
-        long[] numbers = lineNumbers(lines);
-        for (int i = 0; i < pending.size(); i++) {
-            int index = pendingIndex.get(i);
-            try {
-                RecordMetadata m = pending.get(i).get(30, TimeUnit.SECONDS);
-                results.set(index, new LineResult(numbers[index], true, null, null, m.topic(), m.partition(), m.offset()));
-            } catch (ExecutionException | TimeoutException e) {
-                results.set(index, LineResult.rejected(numbers[index], "not_produced", String.valueOf(e.getCause() == null ? e : e.getCause())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                results.set(index, LineResult.rejected(numbers[index], "not_produced", "interrupted"));
-            }
-        }
+        sent.forEach(s -> results.set(s.slot(), acknowledged(s)));
         return results;
     }
 
-    /** The line number of each result slot (results skip blank lines). */
-    private static long[] lineNumbers(List<byte[]> lines) {
-        long[] out = new long[lines.size()];
-        int slot = 0;
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).length > 0) {
-                out[slot++] = i + 1;
-            }
+    /** A line produced: where its result goes, its number, and the broker's acknowledgement to come. */
+    private record Sent(int slot, long line, Future<RecordMetadata> ack) {}
+
+    /** A line judged by what it holds alone: the record to produce, or its refusal. */
+    private record Judged(ProducerRecord<String, byte[]> record, LineResult refusal) {
+        static Judged produce(ProducerRecord<String, byte[]> record) {
+            return new Judged(record, null);
         }
-        return out;
+
+        static Judged refuse(long line, String reason, String detail) {
+            return new Judged(null, LineResult.rejected(line, reason, detail));
+        }
+    }
+
+    private Judged judge(long number, byte[] line) {
+        RecordJson.Line read = RecordJson.read(line);
+        if (read instanceof RecordJson.Skipped s) {
+            return Judged.refuse(number, "unreadable_line", s.reason());
+        }
+        if (read instanceof RecordJson.AuthorityLine a) {
+            return a.record() == null ? Judged.refuse(number, "invalid_authority", a.problem()) : Judged.produce(authority(a.record()));
+        }
+        RecordJson.EntryLine e = (RecordJson.EntryLine) read;
+        if (e.input() instanceof EntryInput.Unreadable u) {
+            return Judged.refuse(number, "invalid_entry", u.defect().name() + ": " + u.detail());
+        }
+        EntryInput.Signed signed = (EntryInput.Signed) e.input();
+        Optional<Defect> defect = signed.defect() != null ? Optional.of(signed.defect()) : EntryRules.check(signed.entry().body(), e.identity());
+        return defect.isPresent() ? Judged.refuse(number, "invalid_entry", defect.get().name() + ": " + defect.get().description())
+                : Judged.produce(entry(signed.entry()));
+    }
+
+    private static LineResult acknowledged(Sent sent) {
+        try {
+            RecordMetadata m = sent.ack().get(30, TimeUnit.SECONDS);
+            return new LineResult(sent.line(), true, null, null, m.topic(), m.partition(), m.offset());
+        } catch (ExecutionException | TimeoutException e) {
+            return LineResult.rejected(sent.line(), "not_produced", String.valueOf(e.getCause() == null ? e : e.getCause()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return LineResult.rejected(sent.line(), "not_produced", "interrupted");
+        }
     }
 
     public ProducerRecord<String, byte[]> authority(AuthorityRecord record) {

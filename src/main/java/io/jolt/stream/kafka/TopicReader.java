@@ -1,17 +1,25 @@
 package io.jolt.stream.kafka;
 
+import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
+import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /** Reads whole topics (read_committed) and measures how far an application has consumed its inputs. */
@@ -33,6 +41,17 @@ public final class TopicReader implements AutoCloseable {
 
     /** Calls {@code each} for every committed record of the topic, up to its current end. */
     public <K, V> long readAll(String topic, Deserializer<K> keys, Deserializer<V> values, BiConsumer<K, V> each) {
+        return readToEnd(bootstrap, topic, keys, values, Duration.ofMinutes(2), r -> each.accept(r.key(), r.value()));
+    }
+
+    /**
+     * Reads every committed record of a topic (read_committed, all partitions from the beginning)
+     * up to the end offsets it had when the read began, with a consumer of its own and no group.
+     *
+     * @throws IllegalStateException when the end is not reached within {@code timeout}
+     */
+    public static <K, V> long readToEnd(String bootstrap, String topic, Deserializer<K> keys, Deserializer<V> values, Duration timeout,
+            Consumer<ConsumerRecord<K, V>> each) {
         Properties p = new Properties();
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -44,18 +63,25 @@ public final class TopicReader implements AutoCloseable {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            long deadline = System.nanoTime() + timeout.toNanos();
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot read " + topic + " to its end");
+                    throw new IllegalStateException("cannot read " + topic + " to its end within " + timeout);
                 }
-                for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    each.accept(record.key(), record.value());
+                for (ConsumerRecord<K, V> record : consumer.poll(Duration.ofMillis(200))) {
+                    each.accept(record);
                     count++;
                 }
             }
         }
         return count;
+    }
+
+    /** Every committed value of a topic whose values are Avro records of {@code schema} in the wire format, up to its current end. */
+    public <V extends SpecificRecord> List<V> values(String topic, SchemaRegistry registry, Schema schema) {
+        List<V> out = new ArrayList<>();
+        readAll(topic, new ByteArrayDeserializer(), new ConfluentAvroSerde<V>(registry, schema), (k, v) -> out.add(v));
+        return out;
     }
 
     /** Input records the application has committed as processed, and the inputs' end offsets. */
@@ -66,23 +92,21 @@ public final class TopicReader implements AutoCloseable {
     }
 
     public Progress progress(String applicationId) throws Exception {
-        {
-            Map<TopicPartition, OffsetSpec> request = new java.util.HashMap<>();
-            for (var description : admin.describeTopics(List.of(Topics.AUTHORITY, Topics.ENTRIES)).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
-                description.partitions().forEach(tp -> request.put(new TopicPartition(description.name(), tp.partition()), OffsetSpec.latest()));
-            }
-            Map<TopicPartition, Long> ends = new java.util.HashMap<>();
-            admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
-            Map<TopicPartition, OffsetAndMetadata> committed =
-                    admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-            long total = 0;
-            long processed = 0;
-            for (var e : ends.entrySet()) {
-                total += e.getValue();
-                OffsetAndMetadata c = committed.get(e.getKey());
-                processed += c == null ? 0 : Math.min(c.offset(), e.getValue());
-            }
-            return new Progress(processed, total);
+        Map<TopicPartition, OffsetSpec> request = new java.util.HashMap<>();
+        for (var description : admin.describeTopics(List.of(Topics.AUTHORITY, Topics.ENTRIES)).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+            description.partitions().forEach(tp -> request.put(new TopicPartition(description.name(), tp.partition()), OffsetSpec.latest()));
         }
+        Map<TopicPartition, Long> ends = new java.util.HashMap<>();
+        admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
+        Map<TopicPartition, OffsetAndMetadata> committed =
+                admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        long total = 0;
+        long processed = 0;
+        for (var e : ends.entrySet()) {
+            total += e.getValue();
+            OffsetAndMetadata c = committed.get(e.getKey());
+            processed += c == null ? 0 : Math.min(c.offset(), e.getValue());
+        }
+        return new Progress(processed, total);
     }
 }

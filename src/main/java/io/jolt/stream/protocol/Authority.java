@@ -61,8 +61,27 @@ public final class Authority {
         if (valid.isEmpty()) {
             return NONE;
         }
-        Map<Hash, List<AuthorityRecord>> children = new HashMap<>();
         List<AuthorityRecord> roots = new ArrayList<>();
+        Map<Hash, List<AuthorityRecord>> children = links(valid, roots);
+        Branch best = bestBranch(roots, children);
+        if (best == null) {
+            return NONE;
+        }
+        List<AuthorityRecord> chain = new ArrayList<>();
+        for (Branch b = best; b != null; b = b.parent) {
+            chain.add(0, b.record);
+        }
+        List<AuthorityRecord> off = new ArrayList<>(valid.values());
+        off.removeAll(chain);
+        off.sort(Comparator.comparing(AuthorityRecord::hash));
+        TreeMap<String, DeviceAuthority> devices = new TreeMap<>(Utf8.ORDER);
+        devices.putAll(best.devices);
+        return new Authority(List.copyOf(chain), devices, List.copyOf(off));
+    }
+
+    /** Each valid record's children (the records that link to it at the next sequence); the genesis records go to {@code roots}. */
+    private static Map<Hash, List<AuthorityRecord>> links(Map<Hash, AuthorityRecord> valid, List<AuthorityRecord> roots) {
+        Map<Hash, List<AuthorityRecord>> children = new HashMap<>();
         for (AuthorityRecord record : valid.values()) {
             Hash previous = record.body().previousRecordHash();
             if (previous == null) {
@@ -75,6 +94,11 @@ public final class Authority {
                 }
             }
         }
+        return children;
+    }
+
+    /** Of every branch from a root whose actions apply, the greatest by {@link Branch#ORDER} (null when none applies). */
+    private static Branch bestBranch(List<AuthorityRecord> roots, Map<Hash, List<AuthorityRecord>> children) {
         Branch best = null;
         Deque<Branch> stack = new ArrayDeque<>();
         for (AuthorityRecord root : roots) {
@@ -89,19 +113,7 @@ public final class Authority {
                 apply(new Branch(branch, child, branch.devices), stack);
             }
         }
-        if (best == null) {
-            return NONE;
-        }
-        List<AuthorityRecord> chain = new ArrayList<>();
-        for (Branch b = best; b != null; b = b.parent) {
-            chain.add(0, b.record);
-        }
-        List<AuthorityRecord> off = new ArrayList<>(valid.values());
-        off.removeAll(chain);
-        off.sort(Comparator.comparing(AuthorityRecord::hash));
-        TreeMap<String, DeviceAuthority> devices = new TreeMap<>(Utf8.ORDER);
-        devices.putAll(best.devices);
-        return new Authority(List.copyOf(chain), devices, List.copyOf(off));
+        return best;
     }
 
     /**

@@ -1,38 +1,29 @@
 package io.jolt.stream.protocol;
 
-import java.util.Arrays;
-
 /** A device authorization record: body, its canonical bytes and record hash, and the root's signature. */
 public final class AuthorityRecord {
-    public static final int SIGNATURE_LENGTH = 64;
+    public static final int SIGNATURE_LENGTH = Signed.SIGNATURE_LENGTH;
 
     private final AuthorityBody body;
-    private final byte[] bodyBytes;
-    private final Hash hash;
-    private final byte[] signature;
+    private final Signed signed;
 
-    private AuthorityRecord(AuthorityBody body, byte[] bodyBytes, byte[] signature) {
-        if (signature.length != SIGNATURE_LENGTH) {
-            throw new IllegalArgumentException("a signature has 64 bytes");
-        }
+    private AuthorityRecord(AuthorityBody body, Signed signed) {
         this.body = body;
-        this.bodyBytes = bodyBytes;
-        this.hash = Hash.blake3(bodyBytes);
-        this.signature = signature.clone();
+        this.signed = signed;
     }
 
     public static AuthorityRecord of(AuthorityBody body, byte[] signature) {
-        return new AuthorityRecord(body, body.canonicalBytes(), signature);
+        return new AuthorityRecord(body, new Signed(body.canonicalBytes(), signature));
     }
 
     /** From the wire: canonical body bytes are kept exactly as received. */
     public static AuthorityRecord decode(byte[] bodyBytes, byte[] signature) {
-        return new AuthorityRecord(AuthorityBody.decode(bodyBytes), bodyBytes.clone(), signature);
+        return new AuthorityRecord(AuthorityBody.decode(bodyBytes), new Signed(bodyBytes.clone(), signature));
     }
 
     /** The §8 wire form {@code bytes(body) ‖ signature[64]}. */
     public byte[] wire() {
-        return new CanonicalWriter(bodyBytes.length + 72).bytes(bodyBytes).raw(signature).toByteArray();
+        return signed.wire();
     }
 
     /** @throws DecodeException when the bytes are not one §8 AuthW */
@@ -44,8 +35,8 @@ public final class AuthorityRecord {
     }
 
     public static AuthorityRecord read(CanonicalReader in) {
-        byte[] body = in.bytes();
-        return new AuthorityRecord(AuthorityBody.decode(body), body, in.raw(SIGNATURE_LENGTH));
+        Signed signed = Signed.read(in);
+        return new AuthorityRecord(AuthorityBody.decode(signed.bodyView()), signed);
     }
 
     public AuthorityBody body() {
@@ -53,33 +44,33 @@ public final class AuthorityRecord {
     }
 
     public byte[] bodyBytes() {
-        return bodyBytes.clone();
+        return signed.bodyBytes();
     }
 
     public Hash hash() {
-        return hash;
+        return signed.hash();
     }
 
     public byte[] signature() {
-        return signature.clone();
+        return signed.signature();
     }
 
     boolean signatureVerifies(PublicKey root) {
-        return VerifiedOnce.verify(root, hash, bodyBytes, signature);
+        return signed.verifies(root);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof AuthorityRecord r && r.hash.equals(hash) && Arrays.equals(r.signature, signature);
+        return o instanceof AuthorityRecord r && r.signed.sameAs(signed);
     }
 
     @Override
     public int hashCode() {
-        return hash.hashCode() * 31 + Arrays.hashCode(signature);
+        return signed.identityHash();
     }
 
     @Override
     public String toString() {
-        return "AuthorityRecord[" + body + " " + hash + "]";
+        return "AuthorityRecord[" + body + " " + signed.hash() + "]";
     }
 }

@@ -1,41 +1,32 @@
 package io.jolt.stream.protocol;
 
-import java.util.Arrays;
-
 /**
  * A signed device-writer log entry: body, canonical body bytes, entry hash and signature. The
  * bytes are never re-normalised: what was signed is what is hashed.
  */
 public final class Entry {
-    public static final int SIGNATURE_LENGTH = 64;
+    public static final int SIGNATURE_LENGTH = Signed.SIGNATURE_LENGTH;
 
     private final EntryBody body;
-    private final byte[] bodyBytes;
-    private final Hash hash;
-    private final byte[] signature;
+    private final Signed signed;
 
-    private Entry(EntryBody body, byte[] bodyBytes, byte[] signature) {
-        if (signature.length != SIGNATURE_LENGTH) {
-            throw new IllegalArgumentException("a signature has 64 bytes");
-        }
+    private Entry(EntryBody body, Signed signed) {
         this.body = body;
-        this.bodyBytes = bodyBytes;
-        this.hash = Hash.blake3(bodyBytes);
-        this.signature = signature.clone();
+        this.signed = signed;
     }
 
     public static Entry of(EntryBody body, byte[] signature) {
-        return new Entry(body, body.canonicalBytes(), signature);
+        return new Entry(body, new Signed(body.canonicalBytes(), signature));
     }
 
     /** From the wire: the body bytes are kept exactly as received. */
     public static Entry decode(byte[] bodyBytes, byte[] signature) {
-        return new Entry(EntryBody.decode(bodyBytes), bodyBytes.clone(), signature);
+        return new Entry(EntryBody.decode(bodyBytes), new Signed(bodyBytes.clone(), signature));
     }
 
     /** The §8 wire form {@code bytes(body) ‖ signature[64]}. */
     public byte[] wire() {
-        return new CanonicalWriter(bodyBytes.length + 72).bytes(bodyBytes).raw(signature).toByteArray();
+        return signed.wire();
     }
 
     /** @throws DecodeException when the bytes are not one §8 EntryW */
@@ -48,8 +39,8 @@ public final class Entry {
 
     /** Reads one §8 EntryW from a longer input. */
     public static Entry read(CanonicalReader in) {
-        byte[] body = in.bytes();
-        return new Entry(EntryBody.decode(body), body, in.raw(SIGNATURE_LENGTH));
+        Signed signed = Signed.read(in);
+        return new Entry(EntryBody.decode(signed.bodyView()), signed);
     }
 
     public EntryBody body() {
@@ -57,19 +48,19 @@ public final class Entry {
     }
 
     public byte[] bodyBytes() {
-        return bodyBytes.clone();
+        return signed.bodyBytes();
     }
 
     public int bodyLength() {
-        return bodyBytes.length;
+        return signed.bodyLength();
     }
 
     public Hash hash() {
-        return hash;
+        return signed.hash();
     }
 
     public byte[] signature() {
-        return signature.clone();
+        return signed.signature();
     }
 
     public String deviceId() {
@@ -81,26 +72,26 @@ public final class Entry {
     }
 
     public boolean signatureVerifies(PublicKey deviceKey) {
-        return VerifiedOnce.verify(deviceKey, hash, bodyBytes, signature);
+        return signed.verifies(deviceKey);
     }
 
     /** Signature order for picking one of two valid copies of one body (PROTOCOL §8: the lesser). */
     public int compareSignature(Entry other) {
-        return Arrays.compareUnsigned(signature, other.signature);
+        return signed.compareSignature(other.signed);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Entry e && e.hash.equals(hash) && Arrays.equals(e.signature, signature);
+        return o instanceof Entry e && e.signed.sameAs(signed);
     }
 
     @Override
     public int hashCode() {
-        return hash.hashCode() * 31 + Arrays.hashCode(signature);
+        return signed.identityHash();
     }
 
     @Override
     public String toString() {
-        return "Entry[" + body.deviceId() + "#" + Long.toUnsignedString(body.deviceSequence()) + " " + hash + "]";
+        return "Entry[" + body.deviceId() + "#" + Long.toUnsignedString(body.deviceSequence()) + " " + signed.hash() + "]";
     }
 }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -29,25 +30,8 @@ public final class IdentityAssembler {
             CompactedHistory compacted) {
         Authority authority = Authority.verify(identity, authorityRecords);
         Rows rows = new Rows();
-        Map<String, Map<Hash, Entry>> verifiedByDevice = new TreeMap<>(Utf8.ORDER);
         TreeSet<String> unknownDevices = new TreeSet<>(Utf8.ORDER);
-
-        for (Entry entry : classifiable(inputs, identity, rows)) {
-            if (compacted.forgets(entry)) {
-                continue; // forgotten history received again: the archive holds it
-            }
-            Optional<DeviceAuthority> device = authority.device(entry.deviceId());
-            if (device.isEmpty()) {
-                rows.add(Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE));
-                unknownDevices.add(entry.deviceId());
-            } else if (!entry.signatureVerifies(device.get().key())) {
-                rows.add(Rejection.of(entry, RejectionReason.BAD_SIGNATURE));
-            } else {
-                // The same body with two valid signatures is one entry; keep the lesser signature.
-                verifiedByDevice.computeIfAbsent(entry.deviceId(), d -> new HashMap<>())
-                        .merge(entry.hash(), entry, (a, b) -> a.compareSignature(b) <= 0 ? a : b);
-            }
-        }
+        Map<String, Map<Hash, Entry>> verifiedByDevice = verify(classifiable(inputs, identity, rows), authority, compacted, rows, unknownDevices);
 
         List<DeviceLog> logs = new ArrayList<>();
         List<DeviceView> devices = new ArrayList<>();
@@ -68,6 +52,32 @@ public final class IdentityAssembler {
 
         return new MergedState(identity, Math.max(requiredLevel(eligible), compacted.level()), devices, singletons(eligible, compacted),
                 appends(eligible), rows.sorted(), equivocations, authority, logs, compacted);
+    }
+
+    /**
+     * The entries whose signature verifies under their device's key, by device and hash; the
+     * others become rows (unknown device, bad signature), and forgotten history is skipped.
+     */
+    private static Map<String, Map<Hash, Entry>> verify(Collection<Entry> entries, Authority authority, CompactedHistory compacted, Rows rows,
+            Set<String> unknownDevices) {
+        Map<String, Map<Hash, Entry>> verifiedByDevice = new TreeMap<>(Utf8.ORDER);
+        for (Entry entry : entries) {
+            if (compacted.forgets(entry)) {
+                continue; // forgotten history received again: the archive holds it
+            }
+            Optional<DeviceAuthority> device = authority.device(entry.deviceId());
+            if (device.isEmpty()) {
+                rows.add(Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE));
+                unknownDevices.add(entry.deviceId());
+            } else if (!entry.signatureVerifies(device.get().key())) {
+                rows.add(Rejection.of(entry, RejectionReason.BAD_SIGNATURE));
+            } else {
+                // The same body with two valid signatures is one entry; keep the lesser signature.
+                verifiedByDevice.computeIfAbsent(entry.deviceId(), d -> new HashMap<>())
+                        .merge(entry.hash(), entry, (a, b) -> a.compareSignature(b) <= 0 ? a : b);
+            }
+        }
+        return verifiedByDevice;
     }
 
     /**

@@ -2,10 +2,10 @@ package io.jolt.stream.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.kafka.TopicSchemas;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Operation;

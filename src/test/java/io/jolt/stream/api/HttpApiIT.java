@@ -2,10 +2,10 @@ package io.jolt.stream.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.kafka.TopicSchemas;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.testing.KafkaBroker;
@@ -259,5 +259,18 @@ class HttpApiIT {
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body()).contains("kafka_stream", "jolt_entries_verified_total", "jolt_reevaluations_total",
                 "jolt_rejected_total{reason=\"invalid_entry\"}", "records_lag", "jolt_archive_written_total", "jolt_archive_lost_total");
+    }
+
+    @Test
+    void metricsShowEveryMetricTheReadmeDocuments() throws Exception {
+        String row = Files.readAllLines(java.nio.file.Path.of("README.md")).stream().filter(l -> l.startsWith("| `GET /metrics`")).findFirst()
+                .orElseThrow(() -> new AssertionError("README.md documents no /metrics row"));
+        List<String> documented = java.util.regex.Pattern.compile("jolt_[a-z_]+").matcher(row).results().map(m -> m.group()).toList();
+        assertThat(documented).hasSizeGreaterThanOrEqualTo(12);
+        String scraped = http.send(HttpRequest.newBuilder(URI.create(a.baseUrl() + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        for (String metric : documented) {
+            assertThat(scraped).as("README documents " + metric).containsPattern("(?m)^" + metric + "[{ ]");
+        }
     }
 }

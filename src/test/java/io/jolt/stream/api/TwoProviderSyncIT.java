@@ -2,13 +2,13 @@ package io.jolt.stream.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.cli.JoltCommand;
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.protocol.OrderIndependenceProperties;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import io.jolt.stream.protocol.json.RecordJson;
-import io.jolt.stream.protocol.OrderIndependenceProperties;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.StreamHarness;
 import java.nio.file.Files;

@@ -2,12 +2,11 @@ package io.jolt.stream.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.avro.ArchiveLoss;
 import io.jolt.stream.avro.ArchiveLossKind;
-import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.MergedTable;
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
@@ -26,9 +25,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;

@@ -9,8 +9,8 @@ import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.TopologyFixture;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
-import io.jolt.stream.protocol.Resolution;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.protocol.Resolution;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,7 +73,7 @@ public final class StreamHarness {
 
     /** The service with the bolt on Kafka, RUNNING. */
     public JoltService<KafkaBolt> start(JoltConfig config, SchemaRegistry registry) throws Exception {
-        return JoltService.start(config, registry, new KafkaBolt(config.adminProperties(), registry)).awaitRunning(Duration.ofSeconds(60));
+        return JoltService.start(config, registry, () -> new KafkaBolt(config.adminProperties(), registry)).awaitRunning(Duration.ofSeconds(60));
     }
 
     /** The final state table of jolt.state.v1, read to its end. */

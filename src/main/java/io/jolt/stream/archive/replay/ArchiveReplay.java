@@ -3,6 +3,7 @@ package io.jolt.stream.archive.replay;
 import io.jolt.stream.avro.ArchiveKind;
 import io.jolt.stream.avro.ArchiveRecord;
 import io.jolt.stream.kafka.AvroRecords;
+import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
@@ -10,14 +11,9 @@ import io.jolt.stream.protocol.Entry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+
 
 /**
  * A read-only reader of the bolt ({@code jolt.archive.v1}). It has a consumer and nothing else:
@@ -41,36 +37,16 @@ public final class ArchiveReplay {
      * at or below {@code untilOffset} of its partition and {@code untilTimestamp} (each null: no bound).
      */
     public List<Archived> read(String identity, Long untilOffset, Long untilTimestamp) {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<Archived> out = new ArrayList<>();
         ConfluentAvroSerde<ArchiveRecord> serde = new ConfluentAvroSerde<>(registry, ArchiveRecord.getClassSchema());
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ARCHIVE, Duration.ofSeconds(30)).stream()
-                    .map(i -> new TopicPartition(Topics.ARCHIVE, i.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot read " + Topics.ARCHIVE + " to its end");
-                }
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    if (identity != null && !identity.equals(r.key())) {
-                        continue;
-                    }
-                    if ((untilOffset != null && r.offset() > untilOffset) || (untilTimestamp != null && r.timestamp() > untilTimestamp)) {
-                        continue;
-                    }
-                    ArchiveRecord a = serde.deserialize(r.topic(), r.value());
-                    out.add(new Archived(a.getKind(), a.getIdentity(), AvroRecords.entry(a.getEntry()), r.partition(), r.offset(), r.timestamp()));
-                }
+        TopicReader.readToEnd(bootstrap, Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(5), r -> {
+            boolean wanted = (identity == null || identity.equals(r.key()))
+                    && (untilOffset == null || r.offset() <= untilOffset) && (untilTimestamp == null || r.timestamp() <= untilTimestamp);
+            if (wanted) {
+                ArchiveRecord a = serde.deserialize(r.topic(), r.value());
+                out.add(new Archived(a.getKind(), a.getIdentity(), AvroRecords.entry(a.getEntry()), r.partition(), r.offset(), r.timestamp()));
             }
-        }
+        });
         return out;
     }
 }

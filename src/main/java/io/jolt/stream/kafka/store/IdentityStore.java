@@ -80,7 +80,7 @@ public final class IdentityStore extends IdentityStoreView {
         // Every entry ever archived → whether it counts as eligible now; in key order, so the changes come out in a stable order.
         Map<Bytes, Boolean> archived = new TreeMap<>();
         stored.archivedOnArrival().forEach(e -> archived.put(Keys.entryHash(identity, e), true));
-        StoreScans.forEach(write(StoreName.ARCHIVED), Keys.identity(identity), (key, marker) -> archived.put(key, marker.length == 0));
+        StoreScans.forEach(write(StoreName.ARCHIVED), Keys.identity(identity), (key, marker) -> archived.put(key, Keys.eligibleNow(marker, false)));
         List<Entry> newly = new ArrayList<>();
         for (Entry e : eligibleNow) {
             Bytes key = Keys.entryHash(identity, e);

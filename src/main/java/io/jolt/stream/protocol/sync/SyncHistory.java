@@ -45,51 +45,60 @@ public interface SyncHistory {
 
     /** The history of a merged state held in memory. */
     static SyncHistory of(MergedState state) {
-        Map<String, List<Entry>> eligible = new TreeMap<>(Utf8.ORDER);
-        for (DeviceLog log : state.deviceLogs()) {
-            if (!log.eligible().isEmpty()) {
-                eligible.put(log.authority().deviceId(), log.eligible());
+        return new OfMergedState(state);
+    }
+
+    /** The history of a merged state: each device's eligible branch, from above its floor. */
+    final class OfMergedState implements SyncHistory {
+        private final MergedState state;
+        private final Map<String, List<Entry>> eligible = new TreeMap<>(Utf8.ORDER);
+
+        private OfMergedState(MergedState state) {
+            this.state = state;
+            for (DeviceLog log : state.deviceLogs()) {
+                if (!log.eligible().isEmpty()) {
+                    eligible.put(log.authority().deviceId(), log.eligible());
+                }
             }
         }
-        return new SyncHistory() {
-            @Override
-            public int requiredLevel() {
-                return state.requiredOperationLevel();
-            }
 
-            @Override
-            public List<AuthorityRecord> chain() {
-                return state.authority().chain();
-            }
+        @Override
+        public int requiredLevel() {
+            return state.requiredOperationLevel();
+        }
 
-            @Override
-            public List<Branch> branches() {
-                List<Branch> out = new ArrayList<>();
-                eligible.forEach((device, branch) -> out.add(new Branch(device, branch.get(branch.size() - 1))));
-                return out;
-            }
+        @Override
+        public List<AuthorityRecord> chain() {
+            return state.authority().chain();
+        }
 
-            @Override
-            public Optional<CompactedHistory.Floor> floor(String deviceId) {
-                return state.compacted().floor(deviceId);
-            }
+        @Override
+        public List<Branch> branches() {
+            List<Branch> out = new ArrayList<>();
+            eligible.forEach((device, branch) -> out.add(new Branch(device, branch.get(branch.size() - 1))));
+            return out;
+        }
 
-            /** The branch list holds sequences from the first one above the floor. */
-            private long start(String deviceId) {
-                return floor(deviceId).map(f -> f.sequence() + 1).orElse(0L);
-            }
+        @Override
+        public Optional<CompactedHistory.Floor> floor(String deviceId) {
+            return state.compacted().floor(deviceId);
+        }
 
-            @Override
-            public Entry entryAt(String deviceId, long sequence) {
-                return eligible.get(deviceId).get((int) (sequence - start(deviceId)));
-            }
+        /** The branch list holds sequences from the first one above the floor. */
+        private long start(String deviceId) {
+            return floor(deviceId).map(f -> f.sequence() + 1).orElse(0L);
+        }
 
-            @Override
-            public List<Entry> entries(String deviceId, long fromSequence, int max) {
-                List<Entry> branch = eligible.get(deviceId);
-                int from = (int) Math.min(fromSequence - start(deviceId), branch.size());
-                return branch.subList(from, (int) Math.min(branch.size(), (long) from + max));
-            }
-        };
+        @Override
+        public Entry entryAt(String deviceId, long sequence) {
+            return eligible.get(deviceId).get((int) (sequence - start(deviceId)));
+        }
+
+        @Override
+        public List<Entry> entries(String deviceId, long fromSequence, int max) {
+            List<Entry> branch = eligible.get(deviceId);
+            int from = (int) Math.min(fromSequence - start(deviceId), branch.size());
+            return branch.subList(from, (int) Math.min(branch.size(), (long) from + max));
+        }
     }
 }

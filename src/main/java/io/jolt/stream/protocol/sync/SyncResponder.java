@@ -130,6 +130,25 @@ public final class SyncResponder {
 
     private static Answer page(int required, SyncHistory history, List<SyncHistory.Branch> branches, Map<String, Cursor> cursors,
             Limits limits) {
+        Wanted wanted = wanted(history, branches, cursors, limits);
+        List<AuthorityRecord> chain = history.chain();
+        long fixed = 35 + 1 + 2 + 2 + 8 + wanted.heads().stream().mapToLong(Cursor::encodedSize).sum() + 8
+                + chain.stream().mapToLong(a -> 8L + a.bodyBytes().length + 64).sum() + 8;
+        int best = fitting(fixed, wanted, cursors, limits);
+        if (best == 0 && wanted.remaining() > 0) {
+            return new Answer(complete(required, history, branches), Fallback.FIRST_ENTRY_TOO_LARGE, false);
+        }
+        List<Entry> page = wanted.pending().subList(0, best);
+        Map<String, List<Entry>> logs = new LinkedHashMap<>();
+        page.forEach(e -> logs.computeIfAbsent(e.deviceId(), d -> new ArrayList<>()).add(e));
+        List<Cursor> continuation = best == wanted.remaining() ? null : continuation(page, cursors);
+        return new Answer(new SyncResponse(required, 2, wanted.heads(), continuation, chain, new ArrayList<>(logs.values())), Fallback.NONE, false);
+    }
+
+    /** The branch heads, the entries after the cursors that could fit in a page, and how many entries remain in all. */
+    private record Wanted(List<Cursor> heads, List<Entry> pending, long remaining) {}
+
+    private static Wanted wanted(SyncHistory history, List<SyncHistory.Branch> branches, Map<String, Cursor> cursors, Limits limits) {
         List<Cursor> heads = new ArrayList<>();
         List<Entry> pending = new ArrayList<>();
         long remaining = 0;
@@ -148,9 +167,12 @@ public final class SyncResponder {
                 pending.addAll(history.entries(branch.deviceId(), from, room));
             }
         }
-        List<AuthorityRecord> chain = history.chain();
-        long fixed = 35 + 1 + 2 + 2 + 8 + heads.stream().mapToLong(Cursor::encodedSize).sum() + 8
-                + chain.stream().mapToLong(a -> 8L + a.bodyBytes().length + 64).sum() + 8;
+        return new Wanted(heads, pending, remaining);
+    }
+
+    /** How many of the pending entries fit in a page of at most the byte limit, with their continuation cursors. */
+    private static int fitting(long fixedBytes, Wanted wanted, Map<String, Cursor> cursors, Limits limits) {
+        List<Entry> pending = wanted.pending();
         int best = 0;
         long logBytes = 0;
         String lastDevice = null;
@@ -161,20 +183,13 @@ public final class SyncResponder {
                 lastDevice = e.deviceId();
             }
             logBytes += 8L + e.bodyLength() + 64;
-            long continuationBytes = k == remaining ? 1 : 1 + 8 + continuation(pending.subList(0, k), cursors).stream()
+            long continuationBytes = k == wanted.remaining() ? 1 : 1 + 8 + continuation(pending.subList(0, k), cursors).stream()
                     .mapToLong(Cursor::encodedSize).sum();
-            if (fixed + continuationBytes + logBytes <= limits.maxBytes()) {
+            if (fixedBytes + continuationBytes + logBytes <= limits.maxBytes()) {
                 best = k;
             }
         }
-        if (best == 0 && remaining > 0) {
-            return new Answer(complete(required, history, branches), Fallback.FIRST_ENTRY_TOO_LARGE, false);
-        }
-        List<Entry> page = pending.subList(0, best);
-        Map<String, List<Entry>> logs = new LinkedHashMap<>();
-        page.forEach(e -> logs.computeIfAbsent(e.deviceId(), d -> new ArrayList<>()).add(e));
-        List<Cursor> continuation = best == remaining ? null : continuation(page, cursors);
-        return new Answer(new SyncResponse(required, 2, heads, continuation, chain, new ArrayList<>(logs.values())), Fallback.NONE, false);
+        return best;
     }
 
     /** For every device that progressed its last transferred cursor; for every other cursor of the request, that cursor. */
