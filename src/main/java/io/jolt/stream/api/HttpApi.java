@@ -35,6 +35,7 @@ public final class HttpApi implements AutoCloseable {
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new KafkaStreamsMetrics(streams).bindTo(metrics);
         JoltMeters.bind(metrics, streams);
+        JoltMeters.bindVerifier(metrics);
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.http.maxRequestSize = RecordsEndpoint.MAX_BODY_BYTES;

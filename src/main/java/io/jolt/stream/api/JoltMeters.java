@@ -4,7 +4,9 @@ import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.avro.CompactionCause;
 import io.jolt.stream.avro.RejectionKind;
 import io.jolt.stream.kafka.ProcessorMetrics;
+import io.jolt.stream.protocol.Signatures;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Locale;
 import java.util.Map;
@@ -32,6 +34,12 @@ final class JoltMeters {
             counter(registry, streams, "jolt.compacted", ProcessorMetrics.COMPACTED, cause.name().toLowerCase(Locale.ROOT),
                     "entries the live side forgot, reported on jolt.compactions.v1");
         }
+    }
+
+    /** Which signature verifier this process uses: {@code jolt_verifier_info{impl="native-first"} 1}. */
+    static void bindVerifier(MeterRegistry registry) {
+        Gauge.builder("jolt.verifier.info", () -> 1).description("the signature verifier this process uses (PROTOCOL §2's rule either way)")
+                .tag("impl", Signatures.verifier().name()).register(registry);
     }
 
     /** The bolt's own counts: what it kept, lost (each named on jolt.archive.losses.v1) and wrote without its durability promise. */

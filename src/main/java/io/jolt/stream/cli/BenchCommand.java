@@ -1,6 +1,8 @@
 package io.jolt.stream.cli;
 
 import io.jolt.stream.archive.KafkaBolt;
+import io.jolt.stream.crypto.NativeFirstVerifier;
+import io.jolt.stream.crypto.Verifiers;
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.ProcessorMetrics;
@@ -11,12 +13,14 @@ import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.PublicKey;
+import io.jolt.stream.protocol.Signatures;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
@@ -67,29 +71,56 @@ final class BenchCommand implements Callable<Integer> {
         Workload.Generated warmUp = warmUpIdentities == 0 ? null
                 : LocalRuns.generate(new Workload.Shape(warmUpIdentities, devices, entriesPerDevice, 12), err);
 
-        RawVerifyRate raw = new RawVerifyRate(workload);
-        err.println("bench: measuring the raw BouncyCastle verify rate with " + streamThreads + " thread(s) ...");
+        BenchResult.Verifier verifier = installVerifier();
+        RawVerifyRate bouncyCastle = new RawVerifyRate(workload, RawVerifyRate.BOUNCYCASTLE);
+        Optional<RawVerifyRate> libsodium = libsodiumRate(workload);
+        err.println("bench: measuring the raw verify rates with " + streamThreads + " thread(s) ...");
         // The first measurement runs after an untimed 5 s, so that the JIT has compiled the verify loop (C2 takes seconds).
-        double rawBefore = raw.measure(streamThreads, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        double bouncyCastleBefore = bouncyCastle.measure(streamThreads, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        Optional<Double> libsodiumBefore = libsodium.map(r -> measure(r, streamThreads, Duration.ofSeconds(2)));
         try (LocalStack stack = LocalStack.start("bench", bootstrap, err)) {
-            Timed timed = runService(stack, workload, warmUp, streamThreads, err);
+            Run run = runService(stack, workload, warmUp, streamThreads, err);
             // Measured again once the service has stopped, and averaged: the machine's speed drifts within a run.
-            err.println("bench: measuring the raw BouncyCastle verify rate again ...");
-            double rawAfter = raw.measure(streamThreads, Duration.ZERO, Duration.ofSeconds(5));
+            err.println("bench: measuring the raw verify rates again ...");
+            BenchResult.RawRates bouncyCastleRates = new BenchResult.RawRates(bouncyCastleBefore,
+                    bouncyCastle.measure(streamThreads, Duration.ZERO, Duration.ofSeconds(5)));
+            BenchResult.RawRates libsodiumRates = libsodium.map(r -> new BenchResult.RawRates(libsodiumBefore.get(),
+                    measure(r, streamThreads, Duration.ZERO))).orElse(null);
             BenchResult.Shape shape = new BenchResult.Shape(workload.entries().size(), identities, devices, streamThreads, partitions);
-            BenchResult.WarmUp warmedUp = warmUp == null ? null : new BenchResult.WarmUp(warmUp.entries().size(), timed.warmUpSeconds());
-            new BenchResult(shape, warmedUp, timed.records(), timed.seconds(), rawBefore, rawAfter, timed.cores(), timed.checks(),
-                    timed.counters()).print(spec.commandLine().getOut());
+            BenchResult.WarmUp warmedUp = warmUp == null ? null : new BenchResult.WarmUp(warmUp.entries().size(), run.warmUpSeconds());
+            new BenchResult(shape, verifier, warmedUp, run.timed(), bouncyCastleRates, libsodiumRates).print(spec.commandLine().getOut());
         }
         return 0;
     }
 
-    /** What the service did in the timed part. */
-    private record Timed(long records, double warmUpSeconds, double seconds, CpuUse.Cores cores, long checks, Map<String, Double> counters) {}
+    /** The verifier the service will use (the same choice: one per process). */
+    private static BenchResult.Verifier installVerifier() {
+        Verifiers.Choice choice = Verifiers.installDefault();
+        return new BenchResult.Verifier(choice.verifier().name(), choice.reason());
+    }
+
+    /** libsodium's raw loop, when the service verifies with it. */
+    private static Optional<RawVerifyRate> libsodiumRate(Workload.Generated workload) {
+        if (!(Signatures.verifier() instanceof NativeFirstVerifier nativeFirst)) {
+            return Optional.empty();
+        }
+        return Optional.of(new RawVerifyRate(workload, (signature, key, message) -> nativeFirst.libsodiumAccepts(key, message, signature)));
+    }
+
+    private static double measure(RawVerifyRate rate, int threads, Duration untimed) {
+        try {
+            return rate.measure(threads, untimed, Duration.ofSeconds(5));
+        } catch (Exception e) {
+            throw new IllegalStateException("the raw verify loop failed", e);
+        }
+    }
+
+    /** The timed part, and the seconds from service start to the end of the warm-up. */
+    private record Run(BenchResult.Timed timed, double warmUpSeconds) {}
 
     /** Produces warm-up and timed records, then starts the service and times it through the timed ones. */
-    private Timed runService(LocalStack stack, Workload.Generated workload, Workload.Generated warmUp, int streamThreads, PrintWriter err)
-            throws Exception {
+    private Run runService(LocalStack stack, Workload.Generated workload, Workload.Generated warmUp, int streamThreads,
+            PrintWriter err) throws Exception {
         String applicationId = "jolt-bench-" + System.currentTimeMillis();
         Path stateDir = Files.createDirectories(LocalBroker.home().resolve("target/bench-state").resolve(applicationId));
         JoltConfig config = LocalRuns.config(stack.bootstrap(), applicationId, stateDir, partitions, streamThreads);
@@ -98,7 +129,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         long t0 = System.nanoTime();
-        long warmUpRecords = 0;
+        long warmUpRecords;
         long records;
         try (RecordIngest ingest = new RecordIngest(stack.bootstrap(), registry)) {
             // The warm-up records go first, so every partition reaches the timed records after them.
@@ -110,17 +141,21 @@ final class BenchCommand implements Callable<Integer> {
         long t1 = System.nanoTime();
         try (JoltService<KafkaBolt> service = JoltService.start(config, registry, () -> new KafkaBolt(config.adminProperties(), registry));
                 TopicReader reader = new TopicReader(stack.bootstrap())) {
-            double warmUpSeconds = 0;
-            if (warmUpRecords > 0) {
-                LocalRuns.awaitProcessed(reader, applicationId, 0, warmUpRecords, "warming up", err);
-                warmUpSeconds = (System.nanoTime() - t1) / 1e9;
-            }
+            service.awaitRunning(Duration.ofMinutes(2));
+            long running = System.nanoTime();
+            LocalRuns.Processed warmedUp = warmUpRecords == 0 ? null
+                    : LocalRuns.awaitProcessed(reader, applicationId, 0, warmUpRecords, "warming up", err, running);
+            double warmUpSeconds = (System.nanoTime() - t1) / 1e9;
             CpuUse timedFrom = CpuUse.now(stack.brokerProcess());
-            long checksBefore = PublicKey.checksComputed();
-            LocalRuns.awaitProcessed(reader, applicationId, warmUpRecords, records, "processing", err);
+            long signaturesBefore = PublicKey.signatureChecksComputed();
+            long keysBefore = PublicKey.keyChecksComputed();
+            LocalRuns.Processed timed = LocalRuns.awaitProcessed(reader, applicationId, warmUpRecords, records, "processing", err, running);
             CpuUse.Cores cores = CpuUse.now(stack.brokerProcess()).since(timedFrom);
-            long checks = PublicKey.checksComputed() - checksBefore;
-            return new Timed(records, warmUpSeconds, (System.nanoTime() - t1) / 1e9 - warmUpSeconds, cores, checks, processorCounters(service));
+            double firstMinute = warmedUp != null ? warmedUp.firstMinuteRate() : timed.firstMinuteRate();
+            // Without a warm-up the timed part runs from service start, cold start included.
+            double seconds = warmedUp != null ? timed.seconds() : (System.nanoTime() - t1) / 1e9;
+            return new Run(new BenchResult.Timed(records, seconds, firstMinute, PublicKey.signatureChecksComputed() - signaturesBefore,
+                    PublicKey.keyChecksComputed() - keysBefore, processorCounters(service), cores), warmUpSeconds);
         }
     }
 

@@ -64,6 +64,7 @@ final class DemoCommand implements Callable<Integer> {
             String applicationId = "jolt-demo-" + System.currentTimeMillis();
             InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
             JoltNode node = stack.open(JoltNode.start(config(stack.bootstrap(), applicationId), registry)).awaitRunning(Duration.ofSeconds(120));
+            long running = System.nanoTime();
             if (!exitAfterSummary) {
                 // Ctrl-C stops everything the demo started, broker included, and lets the serving thread return.
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -73,7 +74,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             err.println("demo: service RUNNING, HTTP API on " + node.baseUrl());
 
-            DemoSummary summary = ingest(stack, node, registry, workload, applicationId, generateSeconds, err);
+            DemoSummary summary = ingest(stack, node, registry, workload, applicationId, new Started(generateSeconds, running), err);
             summary.print(out, devices);
             if (summaryJson != null) {
                 Files.writeString(summaryJson, summary.json());
@@ -93,17 +94,22 @@ final class DemoCommand implements Callable<Integer> {
         return LocalRuns.config(bootstrap, applicationId, stateDir, partitions, null).with(JoltNode.HTTP_PORT, String.valueOf(httpPort));
     }
 
+    /** How long generating took, and when the service became RUNNING ({@link System#nanoTime()}). */
+    private record Started(double generateSeconds, long runningSince) {}
+
     /** Produces the workload, shows its progress until all of it is processed, and summarizes what the topics and stores hold. */
     private static DemoSummary ingest(LocalStack stack, JoltNode node, InMemorySchemaRegistry registry, Workload.Generated workload,
-            String applicationId, double generateSeconds, PrintWriter err) throws Exception {
+            String applicationId, Started started, PrintWriter err) throws Exception {
         TopicReader reader = stack.open(new TopicReader(stack.bootstrap()));
         TopicReader.Progress before = reader.progress(applicationId);
         long t1 = System.nanoTime();
         long records = LocalRuns.ingest(node.ingest(), workload);
-        LocalRuns.awaitProcessed(reader, applicationId, before.processed(), records, "ingesting", err);
+        LocalRuns.Processed processed = LocalRuns.awaitProcessed(reader, applicationId, before.processed(), records, "ingesting", err,
+                started.runningSince());
         double ingestSeconds = (System.nanoTime() - t1) / 1e9;
         node.service().bolt().flush();
-        DemoSummary summary = DemoSummary.of(reader, registry, node, workload, new DemoSummary.Timing(generateSeconds, ingestSeconds, records));
+        DemoSummary summary = DemoSummary.of(reader, registry, node, workload,
+                new DemoSummary.Timing(started.generateSeconds(), ingestSeconds, records, processed));
         stack.closeEarly(reader); // not needed while serving
         return summary;
     }

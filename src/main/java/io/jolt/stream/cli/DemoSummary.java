@@ -16,6 +16,7 @@ import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import io.jolt.stream.protocol.Resolution;
+import io.jolt.stream.protocol.Signatures;
 import io.jolt.stream.workload.Workload;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -44,8 +45,8 @@ final class DemoSummary {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> SAMPLE_PATHS = List.of("/profile", "/settings/theme", "/notes/1", "/notes/2");
 
-    /** How long generating and ingesting took, and how many records were ingested. */
-    record Timing(double generateSeconds, double ingestSeconds, long records) {}
+    /** How long generating and ingesting took, how many records were ingested, and how processing went. */
+    record Timing(double generateSeconds, double ingestSeconds, long records, LocalRuns.Processed processed) {}
 
     private final ObjectNode summary;
     private final String sampleAnswer;
@@ -67,6 +68,13 @@ final class DemoSummary {
         s.put("ingest_seconds", round(timing.ingestSeconds()));
         s.put("records_per_second", Math.round(timing.records() / Math.max(timing.ingestSeconds(), 1e-3)));
         s.put("entries_per_second", Math.round(workload.entries().size() / Math.max(timing.ingestSeconds(), 1e-3)));
+        s.put("first_minute_records_per_second", Math.round(timing.processed().firstMinuteRate()));
+        LocalRuns.Processed p = timing.processed();
+        double afterSeconds = p.seconds() - p.firstMinuteSeconds();
+        if (afterSeconds > 5) {
+            s.put("after_first_minute_records_per_second", Math.round((p.records() - p.inFirstMinute()) / afterSeconds));
+        }
+        s.put("verifier", Signatures.verifier().name());
         s.set("state", state(reader, registry));
         s.set("conflicts", counts(reader.values(Topics.CONFLICTS, registry, ConflictEvent.getClassSchema()),
                 (ConflictEvent c) -> c.getKind() == ConflictKind.EQUIVOCATION ? "equivocations" : "concurrent_head_events"));
@@ -152,8 +160,10 @@ final class DemoSummary {
         out.printf("  workload   %,d identities x %d devices: %,d entries, %,d authority records (signed in %.1f s)%n",
                 g.get("identities").asLong(), devices, g.get("entries").asLong(), g.get("authority_records").asLong(),
                 summary.get("generate_seconds").asDouble());
-        out.printf("  ingest     %,d records in %.1f s: %,d entries/s end to end (exactly once, real broker)%n",
-                summary.get("ingested_records").asLong(), summary.get("ingest_seconds").asDouble(), summary.get("entries_per_second").asLong());
+        out.printf("  ingest     %,d records in %.1f s: %,d entries/s end to end (exactly once, real broker, %s verifier)%n",
+                summary.get("ingested_records").asLong(), summary.get("ingest_seconds").asDouble(), summary.get("entries_per_second").asLong(),
+                summary.get("verifier").asText());
+        out.printf("             %s%n", firstMinute());
         JsonNode state = summary.get("state");
         out.printf("  state      %,d singleton paths (%,d present, %,d tombstoned, %,d with conflicts); %,d archive operations%n",
                 state.get("singleton_paths").asLong(), state.get("present").asLong(), state.get("tombstoned").asLong(),
@@ -165,6 +175,14 @@ final class DemoSummary {
                 : summary.get("compactions") + " on jolt.compactions.v1; the archive keeps every entry ever eligible");
         out.printf("  sample     %s%n", sampleAnswer);
         printTry(out);
+    }
+
+    /** The first minute after RUNNING (a cold service) beside the rate after it, when the ingest lasted beyond it. */
+    private String firstMinute() {
+        String first = String.format("first minute after RUNNING: %,d records/s", summary.get("first_minute_records_per_second").asLong());
+        return summary.has("after_first_minute_records_per_second")
+                ? first + String.format("; after it: %,d records/s", summary.get("after_first_minute_records_per_second").asLong())
+                : first + " (all of the ingest fell in it: a cold service; `./jolt bench` measures the steady rate)";
     }
 
     /** Beside each final count, what the workload planted of that reason, when it planted any. */

@@ -45,18 +45,41 @@ final class LocalRuns {
         return workload.authority().size() + workload.entries().size();
     }
 
-    /** Shows a progress bar until {@code records} more input records than {@code baseline} are committed. */
-    static void awaitProcessed(TopicReader reader, String applicationId, long baseline, long records, String label, PrintWriter err)
-            throws Exception {
+    /** How a phase of processing went: its records and seconds, and what of it fell in the service's first minute. */
+    record Processed(long records, double seconds, long inFirstMinute, double firstMinuteSeconds) {
+        /** Records per second in the part of the first minute this phase covered (0 when it covered none). */
+        double firstMinuteRate() {
+            return firstMinuteSeconds <= 0 ? 0 : inFirstMinute / firstMinuteSeconds;
+        }
+    }
+
+    /** The first minute after the service is RUNNING: a cold start's JIT, caches and first transactions. */
+    static final double FIRST_MINUTE_SECONDS = 60;
+
+    /**
+     * Shows a progress bar until {@code records} more input records than {@code baseline} are
+     * committed, and notes how many were committed up to 60 s after {@code runningSince} (a
+     * {@link System#nanoTime()} reading taken when the service became RUNNING).
+     */
+    static Processed awaitProcessed(TopicReader reader, String applicationId, long baseline, long records, String label, PrintWriter err,
+            long runningSince) throws Exception {
         long started = System.nanoTime();
         ProgressBar bar = new ProgressBar(err, label);
+        long inFirstMinute = 0;
+        double firstMinuteSeconds = 0;
         while (true) {
             long done = reader.progress(applicationId).processed() - baseline;
-            double seconds = (System.nanoTime() - started) / 1e9;
+            long now = System.nanoTime();
+            double sinceRunning = (now - runningSince) / 1e9;
+            if (sinceRunning <= FIRST_MINUTE_SECONDS) {
+                inFirstMinute = done;
+                firstMinuteSeconds = sinceRunning - Math.max(0, (started - runningSince) / 1e9);
+            }
+            double seconds = (now - started) / 1e9;
             bar.update(done, records, String.format("records, %,.0f/s", done / Math.max(seconds, 1e-3)));
             if (done >= records) {
                 bar.finish();
-                return;
+                return new Processed(done, seconds, inFirstMinute, firstMinuteSeconds);
             }
             Thread.sleep(250);
         }

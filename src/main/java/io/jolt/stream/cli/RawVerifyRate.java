@@ -15,14 +15,25 @@ import java.util.concurrent.Future;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**
- * The crypto limit the bench compares against: BouncyCastle's Ed25519 verify over the workload's
- * own entries, keys given as bytes, on as many threads as the service has stream threads.
+ * The crypto limit the bench compares against: a raw Ed25519 verify (BouncyCastle's, the rule's
+ * definition, or libsodium's) over the workload's own entries, keys given as bytes, on as many
+ * threads as the service has stream threads.
  */
 final class RawVerifyRate {
+    /** One raw verify: signature, key and message as bytes. */
+    @FunctionalInterface
+    interface RawCheck {
+        boolean verify(byte[] signature, byte[] publicKey, byte[] message);
+    }
+
+    static final RawCheck BOUNCYCASTLE = (signature, key, message) -> Ed25519.verify(signature, 0, key, 0, message, 0, message.length);
+
     private final List<Entry> sample;
     private final Map<String, byte[]> keys = new HashMap<>();
+    private final RawCheck check;
 
-    RawVerifyRate(Workload.Generated workload) {
+    RawVerifyRate(Workload.Generated workload, RawCheck check) {
+        this.check = check;
         for (AuthorityRecord r : workload.authority()) {
             if (r.body().action() instanceof AuthorityAction.Authorize a) {
                 keys.put(r.body().identity() + "/" + a.deviceId(), a.devicePublicKey());
@@ -64,7 +75,7 @@ final class RawVerifyRate {
         for (int i = offset; System.nanoTime() < deadline; i = (i + 1) % sample.size()) {
             Entry e = sample.get(i);
             byte[] body = e.bodyBytes();
-            Ed25519.verify(e.signature(), 0, keys.get(keyOf(e)), 0, body, 0, body.length);
+            check.verify(e.signature(), keys.get(keyOf(e)), body);
             n++;
         }
         return n;

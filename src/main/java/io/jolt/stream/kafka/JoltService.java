@@ -1,5 +1,6 @@
 package io.jolt.stream.kafka;
 
+import io.jolt.stream.crypto.Verifiers;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -28,10 +29,12 @@ public final class JoltService<B extends Bolt> implements AutoCloseable {
     }
 
     /**
-     * Creates missing topics, refuses contradicting ones, opens the bolt (once the archive topic
+     * Installs the fastest signature verifier that loads here (same rule, see {@link Verifiers}),
+     * creates missing topics, refuses contradicting ones, opens the bolt (once the archive topic
      * exists, so that its producer finds it) and starts processing.
      */
     public static <B extends Bolt> JoltService<B> start(JoltConfig config, SchemaRegistry registry, Supplier<B> openBolt) {
+        Verifiers.installDefault();
         try (Admin admin = Admin.create(config.adminProperties())) {
             TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
         }

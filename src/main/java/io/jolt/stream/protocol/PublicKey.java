@@ -13,8 +13,9 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
 public final class PublicKey {
     public static final int LENGTH = 32;
 
-    /** Ed25519 equations computed (signature checks and usable-key checks), remembered ones not counted. */
-    private static final LongAdder CHECKS = new LongAdder();
+    /** Signature checks and usable-key checks computed, remembered ones not counted. */
+    private static final LongAdder SIGNATURE_CHECKS = new LongAdder();
+    private static final LongAdder KEY_CHECKS = new LongAdder();
 
     private final byte[] encoded;
     private final Ed25519.PublicPoint point;
@@ -33,28 +34,35 @@ public final class PublicKey {
     }
 
     private static Optional<PublicKey> check(byte[] raw32) {
-        CHECKS.increment();
+        KEY_CHECKS.increment();
         byte[] copy = raw32.clone();
         Ed25519.PublicPoint point = Ed25519.validatePublicKeyFullExport(copy, 0);
         return point == null ? Optional.empty() : Optional.of(new PublicKey(copy, point));
     }
 
-    /**
-     * Pure Ed25519 (RFC 8032, no context), cofactorless; rejects {@code S >= L} and non-canonical R.
-     */
+    /** PROTOCOL §2's check of a signature under this key, by the process's {@link Signatures#verifier()}. */
     public boolean verify(byte[] message, byte[] signature) {
-        CHECKS.increment();
-        return signature.length == Ed25519.SIGNATURE_SIZE
-                && Ed25519.verify(signature, 0, point, message, 0, message.length);
+        SIGNATURE_CHECKS.increment();
+        return Signatures.verifier().verify(this, message, signature);
+    }
+
+    /** The decoded point, for BouncyCastle's verify. */
+    Ed25519.PublicPoint point() {
+        return point;
     }
 
     /**
-     * How many Ed25519 equations this process has computed so far: signature checks and usable-key
-     * checks, each about one verify's work. What {@link VerifiedOnce} remembered is not counted.
-     * The bench multiplies it by the raw verify cost to say how much of the CPU went to crypto.
+     * How many signature checks this process has computed so far (what {@link VerifiedOnce}
+     * remembered is not counted). The bench multiplies it by the raw verify cost to say how much
+     * of the CPU went to crypto.
      */
-    public static long checksComputed() {
-        return CHECKS.sum();
+    public static long signatureChecksComputed() {
+        return SIGNATURE_CHECKS.sum();
+    }
+
+    /** How many usable-key checks (BouncyCastle's full-order check, about 0.9 of a verify) this process has computed. */
+    public static long keyChecksComputed() {
+        return KEY_CHECKS.sum();
     }
 
     public byte[] bytes() {

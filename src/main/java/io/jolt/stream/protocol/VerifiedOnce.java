@@ -59,6 +59,13 @@ final class VerifiedOnce {
         return ok;
     }
 
+    /** Forgets every remembered signature (not the key checks, which no verifier makes: they are the key's). */
+    static void forgetSignatures() {
+        for (int i = 0; i < SLOTS; i++) {
+            SIGNATURES.set(i, null);
+        }
+    }
+
     static Optional<PublicKey> parse(byte[] raw32, Function<byte[], Optional<PublicKey>> check) {
         ByteBuffer raw = ByteBuffer.wrap(raw32.clone());
         Optional<PublicKey> known = KEYS.get(raw);

@@ -1,6 +1,9 @@
 package io.jolt.stream.bench;
 
+import com.goterl.lazysodium.SodiumJava;
+import io.jolt.stream.crypto.Verifiers;
 import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.BouncyCastleVerifier;
 import io.jolt.stream.protocol.DeviceAuthority;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
@@ -9,6 +12,7 @@ import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.PublicKey;
+import io.jolt.stream.protocol.Signatures;
 import io.jolt.stream.protocol.SingletonMerge;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.TestIdentity;
@@ -26,10 +30,13 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The per-entry verification path against the crypto limit measured in the same run.
+ * The per-entry verification path against the crypto limit measured in the same run:
+ * BouncyCastle's raw verify (the rule's definition), libsodium's raw verify, and the whole path
+ * with either verifier.
  *
  * <pre>mvn -q test-compile exec:exec@jmh -Djmh.args="VerificationBenchmark"</pre>
  */
@@ -113,6 +120,44 @@ public class VerificationBenchmark {
     @Benchmark
     public boolean rawVerifyDecodedKey() {
         return Ed25519.verify(signature, 0, decodedKey, bodyBytes, 0, bodyBytes.length);
+    }
+
+    /** libsodium 1.0.18's verify (lazysodium, JNA direct mapping), key as 32 bytes: cofactorless, so alone it is not the rule. */
+    @Benchmark
+    public boolean rawVerifyLibsodium(Libsodium sodium) {
+        return sodium.sodium.crypto_sign_verify_detached(signature, bodyBytes, bodyBytes.length, devicePublicKey) == 0;
+    }
+
+    /** libsodium, loaded once. */
+    @State(Scope.Benchmark)
+    public static class Libsodium {
+        SodiumJava sodium;
+
+        @Setup
+        public void setUp() {
+            sodium = new SodiumJava();
+            sodium.sodium_init();
+        }
+    }
+
+    /** The process verifying with native-first (the service's default) while a benchmark runs. */
+    @State(Scope.Benchmark)
+    public static class NativeFirstInstalled {
+        @Setup
+        public void install() {
+            Signatures.use(Verifiers.nativeFirst());
+        }
+
+        @TearDown
+        public void restore() {
+            Signatures.use(BouncyCastleVerifier.INSTANCE);
+        }
+    }
+
+    /** {@link #verifyEntry} with the native-first verifier: what the service pays per new honest entry. */
+    @Benchmark
+    public boolean verifyEntryNativeFirst(FreshEntries fresh, NativeFirstInstalled nativeFirst) {
+        return verifyEntry(fresh);
     }
 
     /** BLAKE3 of the body alone. */

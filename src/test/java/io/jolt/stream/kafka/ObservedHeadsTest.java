@@ -30,10 +30,13 @@ class ObservedHeadsTest {
         Entry b0 = b.set("/status", "three", a1.hash()); // dev_b saw "two" elsewhere, and wrote over it
         Entry b1 = b.set("/status", "four"); // and then over its own value: "three" is no longer a head to compare with
 
-        Resolution status = finalStatus(List.of(authorizeA, authorizeB, a0, b0, b1, a1));
+        List<Object> records = List.of(authorizeA, authorizeB, a0, b0, b1, a1);
 
-        assertThat(status).as("two, observed by three, is no concurrent head")
+        TopologyFixture.Outcome out = topology().given(records);
+
+        assertThat(out.resolution(alice.id(), "/status")).as("two, observed by three, is no concurrent head")
                 .isEqualTo(new Resolution.Present("/status", TestIdentity.cid("four"), Head.of(b1), 0));
+        assertThat(out.state()).isEqualTo(MergedTable.of(records));
     }
 
     @Test
@@ -44,14 +47,11 @@ class ObservedHeadsTest {
 
         for (List<Object> order : List.of(List.<Object>of(authorizeA, authorizeB, a0, b0, a1),
                 List.<Object>of(authorizeA, authorizeB, a0, a1, b0))) {
-            assertThat(finalStatus(order)).as(order.toString()).isEqualTo(new Resolution.Present("/status", TestIdentity.cid("three"), Head.of(a1), 0));
-        }
-    }
+            TopologyFixture.Outcome out = topology().given(order);
 
-    /** The final resolution of /status, after checking that the whole state is the core's merge of the records. */
-    private Resolution finalStatus(List<Object> records) {
-        TopologyFixture.Outcome out = topology().given(records);
-        assertThat(out.state()).isEqualTo(MergedTable.of(records));
-        return out.resolution(alice.id(), "/status");
+            assertThat(out.resolution(alice.id(), "/status")).as(order.toString())
+                    .isEqualTo(new Resolution.Present("/status", TestIdentity.cid("three"), Head.of(a1), 0));
+            assertThat(out.state()).as(order.toString()).isEqualTo(MergedTable.of(order));
+        }
     }
 }
