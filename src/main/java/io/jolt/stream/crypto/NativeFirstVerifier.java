@@ -1,6 +1,5 @@
 package io.jolt.stream.crypto;
 
-import com.goterl.lazysodium.Sodium;
 import io.jolt.stream.protocol.BouncyCastleVerifier;
 import io.jolt.stream.protocol.PublicKey;
 import io.jolt.stream.protocol.Verifier;
@@ -13,13 +12,11 @@ import io.jolt.stream.protocol.Verifier;
  * it decides acceptance alone; what it refuses may still be valid (an {@code R} with a torsion
  * component, of small order, the identity), so BouncyCastle, the definition, gives the verdict.
  * The accepted set is exactly BouncyCastle's: honest signatures pay libsodium's price, refused
- * ones pay both.
+ * ones pay both. Keys are not libsodium's to judge (see {@link Verifier}).
  */
 public final class NativeFirstVerifier implements Verifier {
-    private final Sodium sodium;
-
-    NativeFirstVerifier(Sodium sodium) {
-        this.sodium = sodium;
+    NativeFirstVerifier() {
+        Libsodium.load();
     }
 
     @Override
@@ -27,17 +24,12 @@ public final class NativeFirstVerifier implements Verifier {
         if (signature.length != 64) {
             return false;
         }
-        return nativeAccepts(key, message, signature) || BouncyCastleVerifier.INSTANCE.verify(key, message, signature);
+        return libsodiumAccepts(key.bytes(), message, signature) || BouncyCastleVerifier.INSTANCE.verify(key, message, signature);
     }
 
-    /** libsodium alone: the cofactorless check, which refuses some valid signatures. */
-    boolean nativeAccepts(PublicKey key, byte[] message, byte[] signature) {
-        return libsodiumAccepts(key.bytes(), message, signature);
-    }
-
-    /** libsodium alone on raw bytes (the bench's native crypto limit): not the rule, only its fast half. */
+    /** libsodium alone on raw bytes (also the bench's native crypto limit): not the rule, only its fast half. */
     public boolean libsodiumAccepts(byte[] publicKey, byte[] message, byte[] signature) {
-        return sodium.crypto_sign_verify_detached(signature, message, message.length, publicKey) == 0;
+        return Libsodium.crypto_sign_verify_detached(signature, message, message.length, publicKey) == 0;
     }
 
     @Override

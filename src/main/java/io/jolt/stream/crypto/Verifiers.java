@@ -1,6 +1,5 @@
 package io.jolt.stream.crypto;
 
-import com.goterl.lazysodium.SodiumJava;
 import io.jolt.stream.protocol.BouncyCastleVerifier;
 import io.jolt.stream.protocol.Signatures;
 import io.jolt.stream.protocol.Verifier;
@@ -39,7 +38,7 @@ public final class Verifiers {
             return new Choice(BouncyCastleVerifier.INSTANCE, "-D" + FORCE_BOUNCYCASTLE + "=true");
         }
         try {
-            return new Choice(nativeFirst(), "libsodium decides acceptance, BouncyCastle every refusal");
+            return new Choice(nativeFirst(), "libsodium 1.0.18 decides acceptance, BouncyCastle every refusal");
         } catch (LinkageError | RuntimeException e) {
             return new Choice(BouncyCastleVerifier.INSTANCE, "libsodium did not load here: " + e);
         }
@@ -51,10 +50,6 @@ public final class Verifiers {
      * @throws LinkageError or a RuntimeException when libsodium cannot be loaded or initialised here
      */
     public static NativeFirstVerifier nativeFirst() {
-        SodiumJava sodium = new SodiumJava();
-        if (sodium.sodium_init() < 0) {
-            throw new IllegalStateException("sodium_init failed");
-        }
-        return new NativeFirstVerifier(sodium);
+        return new NativeFirstVerifier();
     }
 }

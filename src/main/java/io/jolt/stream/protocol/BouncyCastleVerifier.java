@@ -6,7 +6,6 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
  * The definition of the signature rule: BouncyCastle 1.87's {@code Ed25519.verify} (pure Ed25519,
  * no context), which checks the cofactored equation, refuses {@code S >= L} and a non-canonical
  * {@code R}, and accepts an {@code R} with a torsion component, of small order, or the identity.
- * The key's point was decoded once when the key was parsed, so a verify skips decompression.
  */
 public final class BouncyCastleVerifier implements Verifier {
     public static final BouncyCastleVerifier INSTANCE = new BouncyCastleVerifier();
@@ -15,7 +14,7 @@ public final class BouncyCastleVerifier implements Verifier {
 
     @Override
     public boolean verify(PublicKey key, byte[] message, byte[] signature) {
-        return signature.length == Ed25519.SIGNATURE_SIZE && Ed25519.verify(signature, 0, key.point(), message, 0, message.length);
+        return signature.length == Ed25519.SIGNATURE_SIZE && Ed25519.verify(signature, 0, key.encoded(), 0, message, 0, message.length);
     }
 
     @Override

@@ -8,7 +8,7 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
 /**
  * A usable Ed25519 public key (PROTOCOL §2): the canonical encoding of a point of prime order.
  * Only {@link #parse} creates one, so holding a {@code PublicKey} proves the usable-key check
- * passed. The decoded point is kept: verification then skips the point decompression.
+ * (BouncyCastle's {@code validatePublicKeyFull}, whatever the signature verifier) passed.
  */
 public final class PublicKey {
     public static final int LENGTH = 32;
@@ -18,11 +18,9 @@ public final class PublicKey {
     private static final LongAdder KEY_CHECKS = new LongAdder();
 
     private final byte[] encoded;
-    private final Ed25519.PublicPoint point;
 
-    private PublicKey(byte[] encoded, Ed25519.PublicPoint point) {
+    private PublicKey(byte[] encoded) {
         this.encoded = encoded;
-        this.point = point;
     }
 
     /** The key, or empty when the 32 bytes are not a usable key (small order, torsion, non-canonical). */
@@ -36,8 +34,7 @@ public final class PublicKey {
     private static Optional<PublicKey> check(byte[] raw32) {
         KEY_CHECKS.increment();
         byte[] copy = raw32.clone();
-        Ed25519.PublicPoint point = Ed25519.validatePublicKeyFullExport(copy, 0);
-        return point == null ? Optional.empty() : Optional.of(new PublicKey(copy, point));
+        return Ed25519.validatePublicKeyFull(copy, 0) ? Optional.of(new PublicKey(copy)) : Optional.empty();
     }
 
     /** PROTOCOL §2's check of a signature under this key, by the process's {@link Signatures#verifier()}. */
@@ -46,9 +43,9 @@ public final class PublicKey {
         return Signatures.verifier().verify(this, message, signature);
     }
 
-    /** The decoded point, for BouncyCastle's verify. */
-    Ed25519.PublicPoint point() {
-        return point;
+    /** The 32 bytes, not copied: for the verifiers in this package. */
+    byte[] encoded() {
+        return encoded;
     }
 
     /**

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * Which {@link Verifier} this process checks signatures with: BouncyCastle's, the definition,
  * until the service's start-up installs a faster one with the same rule. Installing forgets the
- * signatures {@link VerifiedOnce} remembers, so that each verifier answers for itself (the
+ * keys and signatures {@link VerifiedOnce} remembers, so that each verifier answers for itself (the
  * differential tests switch between them; a service switches once, before its first record).
  */
 public final class Signatures {
@@ -19,6 +19,6 @@ public final class Signatures {
 
     public static void use(Verifier verifier) {
         current = Objects.requireNonNull(verifier);
-        VerifiedOnce.forgetSignatures();
+        VerifiedOnce.forget();
     }
 }

@@ -59,11 +59,12 @@ final class VerifiedOnce {
         return ok;
     }
 
-    /** Forgets every remembered signature (not the key checks, which no verifier makes: they are the key's). */
-    static void forgetSignatures() {
+    /** Forgets every remembered verdict (key checks too, though they are BouncyCastle's whatever the verifier). */
+    static void forget() {
         for (int i = 0; i < SLOTS; i++) {
             SIGNATURES.set(i, null);
         }
+        KEYS.clear();
     }
 
     static Optional<PublicKey> parse(byte[] raw32, Function<byte[], Optional<PublicKey>> check) {

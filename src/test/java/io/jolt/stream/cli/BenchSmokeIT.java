@@ -39,8 +39,13 @@ class BenchSmokeIT {
         assertThat(ratio).isCloseTo(rate / raw, org.assertj.core.data.Offset.offset(0.006));
         // The local broker's CPU is counted, and so are the signature checks of the timed part.
         assertThat(number(out, "broker (\\d+\\.\\d\\d): ")).isPositive();
-        assertThat(number(out, "Ed25519\\s+\\d+\\.\\d\\d cores \\(([\\d,]+) signature and key checks")).isPositive();
+        assertThat(number(out, "Ed25519\\s+\\d+\\.\\d\\d cores \\(([\\d,]+) signature checks")).isPositive();
         assertThat(out).contains("hot-path-total=");
+        // Which verifier ran, libsodium's raw rate beside BouncyCastle's, and the first minute beside the steady rate.
+        assertThat(out).containsPattern("(?m)^  verifier\\s+native-first \\(");
+        assertThat(number(out, "(?m)^\\s+([\\d,]+) verifies/s  \\(libsodium, same run")).isPositive();
+        assertThat(number(out, "first minute\\s+([\\d,]+) records/s in the first 60 s after RUNNING")).isPositive();
+        assertThat(out).containsPattern("per entry\\s+\\d+ µs of CPU: Ed25519 \\d+");
     }
 
     private static double number(String out, String regex) {

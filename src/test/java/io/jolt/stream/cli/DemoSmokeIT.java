@@ -34,7 +34,10 @@ class DemoSmokeIT {
         assertThat(demo.waitFor(5, TimeUnit.MINUTES)).isTrue();
         String printed = new String(output, StandardCharsets.UTF_8);
         assertThat(demo.exitValue()).as(printed).isZero();
-        assertThat(printed).contains("jolt demo: summary", "curl '");
+        assertThat(printed).contains("jolt demo: summary", "curl '", "first minute after RUNNING");
+        assertThat(printed).as("Kafka's expected transaction retries stay in target/jolt.log")
+                .doesNotContainPattern("Error: (CONCURRENT_TRANSACTIONS|OUT_OF_ORDER_SEQUENCE_NUMBER)");
+        assertThat(home.resolve("target/jolt.log")).exists();
 
         JsonNode s = new ObjectMapper().readTree(summary.toFile());
         JsonNode generated = s.get("generated");
@@ -48,6 +51,7 @@ class DemoSmokeIT {
         assertThat(s.get("rejected_events").path("invalid_entry").asLong()).isEqualTo(generated.path("invalid_entry").asLong());
         assertThat(s.get("sample_resolve_status").asInt()).isEqualTo(200);
         assertThat(s.get("state").get("singleton_paths").asLong()).isPositive();
+        assertThat(s.get("verifier").asText()).isEqualTo("native-first");
 
         Path brokerDir = home.resolve("target/demo-kafka");
         assertThat(brokerDir.resolve("broker.pid")).doesNotExist();

@@ -6,20 +6,27 @@ import io.jolt.stream.crypto.EdgeSignatures.Case;
 import io.jolt.stream.crypto.EdgeSignatures.Kind;
 import io.jolt.stream.protocol.BouncyCastleVerifier;
 import io.jolt.stream.protocol.PublicKey;
+import io.jolt.stream.protocol.Signatures;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.IntStream;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
 import org.junit.jupiter.api.Test;
 
 /**
  * Native-first accepts exactly what BouncyCastle (the rule's definition) accepts, on every kind
- * of signature the line runs through. 100,000 signatures per run by default; a longer run:
+ * of signature and key the line runs through. 100,000 signatures per run by default; a longer run:
  * {@code mvn -B test -Dtest=NativeFirstDifferentialTest -Djolt.differential.signatures=1000000}.
  */
 class NativeFirstDifferentialTest {
     static final int SIGNATURES = Integer.getInteger("jolt.differential.signatures", 100_000);
+    static final int KEYS = Integer.getInteger("jolt.differential.keys", 10_000);
 
     /** What the rule (BouncyCastle) says of every signature of a kind. */
     static final Map<Kind, Boolean> RULE = Map.of(Kind.VALID, true, Kind.FLIPPED_R, false, Kind.FLIPPED_S, false, Kind.FLIPPED_MESSAGE, false,
@@ -51,12 +58,12 @@ class NativeFirstDifferentialTest {
                 PublicKey key = PublicKey.parse(c.publicKey()).orElseThrow();
                 boolean rule = BouncyCastleVerifier.INSTANCE.verify(key, c.message(), c.signature());
                 seen.get(c.kind()).increment();
-                assertThat(nativeFirst.verify(key, c.message(), c.signature())).as("%s %s", c.kind(), java.util.HexFormat.of()
+                assertThat(nativeFirst.verify(key, c.message(), c.signature())).as("%s %s", c.kind(), HexFormat.of()
                         .formatHex(c.signature())).isEqualTo(rule);
                 if (rule) {
                     accepted.get(c.kind()).increment();
                 }
-                if (nativeFirst.nativeAccepts(key, c.message(), c.signature())) {
+                if (nativeFirst.libsodiumAccepts(c.publicKey(), c.message(), c.signature())) {
                     nativeAlone.get(c.kind()).increment();
                 }
             }
@@ -68,6 +75,41 @@ class NativeFirstDifferentialTest {
         assertThat(nativeAlone.get(Kind.VALID).sum()).as("libsodium accepts honest signatures itself").isEqualTo(accepted.get(Kind.VALID).sum());
         for (Kind cofactoredOnly : new Kind[] {Kind.TORSION_R, Kind.SMALL_ORDER_R, Kind.IDENTITY_R}) {
             assertThat(nativeAlone.get(cofactoredOnly).sum()).as("libsodium alone refuses " + cofactoredOnly + ": BouncyCastle decides").isZero();
+        }
+    }
+
+    /**
+     * Keys stay BouncyCastle's to judge under native-first: libsodium 1.0.18's
+     * {@code crypto_core_ed25519_is_valid_point} accepts a point with a component of order 2 (it
+     * checks only that [L]P has x = 0), which the rule refuses; this test found it.
+     */
+    @Test
+    void underNativeFirstAKeyIsUsableExactlyWhenTheRuleSaysSo() {
+        Random random = new Random(20261203);
+        List<byte[]> keys = new ArrayList<>();
+        List<byte[]> torsion = new ArrayList<>();
+        for (int i = 0; i < KEYS; i++) {
+            byte[] seed = new byte[32];
+            random.nextBytes(seed);
+            byte[] valid = new byte[32];
+            Ed25519.generatePublicKey(seed, 0, valid, 0);
+            byte[] noise = new byte[32];
+            random.nextBytes(noise);
+            keys.add(valid);
+            keys.add(noise);
+            torsion.add(EdwardsPoint.decode(valid).add(EdgeSignatures.SMALL_ORDER.get(1 + random.nextInt(7))).encode());
+        }
+        EdgeSignatures.SMALL_ORDER.forEach(t -> torsion.add(t.encode()));
+        torsion.addAll(EdgeSignatures.NON_CANONICAL);
+        Signatures.use(nativeFirst);
+        try {
+            for (byte[] key : keys) {
+                assertThat(PublicKey.parse(key).isPresent()).as(HexFormat.of().formatHex(key)).isEqualTo(Ed25519.validatePublicKeyFull(key, 0));
+            }
+            assertThat(torsion).as("keys with a torsion component, of small order, or non-canonical")
+                    .allSatisfy(key -> assertThat(PublicKey.parse(key)).isEmpty());
+        } finally {
+            Signatures.use(BouncyCastleVerifier.INSTANCE);
         }
     }
 

@@ -47,7 +47,7 @@ class VectorsUnderEachVerifierTest {
         Signatures.use(new Verifier() {
             @Override
             public boolean verify(PublicKey key, byte[] message, byte[] signature) {
-                return nativeFirst.nativeAccepts(key, message, signature);
+                return nativeFirst.libsodiumAccepts(key.bytes(), message, signature);
             }
 
             @Override
