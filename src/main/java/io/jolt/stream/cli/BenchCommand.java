@@ -142,20 +142,22 @@ final class BenchCommand implements Callable<Integer> {
         try (JoltService<KafkaBolt> service = JoltService.start(config, registry, () -> new KafkaBolt(config.adminProperties(), registry));
                 TopicReader reader = new TopicReader(stack.bootstrap())) {
             service.awaitRunning(Duration.ofMinutes(2));
-            long running = System.nanoTime();
+            CpuUse running = CpuUse.now(stack.brokerProcess());
             LocalRuns.Processed warmedUp = warmUpRecords == 0 ? null
-                    : LocalRuns.awaitProcessed(reader, applicationId, 0, warmUpRecords, "warming up", err, running);
+                    : LocalRuns.awaitProcessed(reader, applicationId, 0, warmUpRecords, "warming up", err, running, stack.brokerProcess());
             double warmUpSeconds = (System.nanoTime() - t1) / 1e9;
             CpuUse timedFrom = CpuUse.now(stack.brokerProcess());
             long signaturesBefore = PublicKey.signatureChecksComputed();
             long keysBefore = PublicKey.keyChecksComputed();
-            LocalRuns.Processed timed = LocalRuns.awaitProcessed(reader, applicationId, warmUpRecords, records, "processing", err, running);
+            LocalRuns.Processed timed = LocalRuns.awaitProcessed(reader, applicationId, warmUpRecords, records, "processing", err, running,
+                    stack.brokerProcess());
             CpuUse.Cores cores = CpuUse.now(stack.brokerProcess()).since(timedFrom);
-            double firstMinute = warmedUp != null ? warmedUp.firstMinuteRate() : timed.firstMinuteRate();
+            LocalRuns.Processed firstMinute = warmedUp != null ? warmedUp : timed;
             // Without a warm-up the timed part runs from service start, cold start included.
             double seconds = warmedUp != null ? timed.seconds() : (System.nanoTime() - t1) / 1e9;
-            return new Run(new BenchResult.Timed(records, seconds, firstMinute, PublicKey.signatureChecksComputed() - signaturesBefore,
-                    PublicKey.keyChecksComputed() - keysBefore, processorCounters(service), cores), warmUpSeconds);
+            return new Run(new BenchResult.Timed(records, seconds, firstMinute.firstMinuteRate(), firstMinute.firstMinuteCores(),
+                    PublicKey.signatureChecksComputed() - signaturesBefore, PublicKey.keyChecksComputed() - keysBefore, processorCounters(service),
+                    cores), warmUpSeconds);
         }
     }
 

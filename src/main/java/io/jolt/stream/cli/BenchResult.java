@@ -24,8 +24,8 @@ record BenchResult(Shape shape, Verifier verifier, WarmUp warmUp, Timed timed, R
      * service was RUNNING, what the service computed (signature and key checks, not remembered
      * ones), the processor's counters and the CPU it used.
      */
-    record Timed(long records, double seconds, double firstMinuteRecordsPerSecond, long signatureChecks, long keyChecks,
-            Map<String, Double> counters, CpuUse.Cores cores) {}
+    record Timed(long records, double seconds, double firstMinuteRecordsPerSecond, CpuUse.Cores firstMinuteCores, long signatureChecks,
+            long keyChecks, Map<String, Double> counters, CpuUse.Cores cores) {}
 
     /** A raw verify loop's rate before the service ran and after it stopped (the machine's speed drifts within a run). */
     record RawRates(double before, double after) {
@@ -51,6 +51,11 @@ record BenchResult(Shape shape, Verifier verifier, WarmUp warmUp, Timed timed, R
         double steadyRecords = timed.records() / timed.seconds();
         out.printf("  first minute        %,.0f records/s in the first 60 s after RUNNING, %.2f of the timed part's %,.0f records/s%n",
                 timed.firstMinuteRecordsPerSecond(), timed.firstMinuteRecordsPerSecond() / steadyRecords, steadyRecords);
+        if (timed.firstMinuteCores() != null) {
+            CpuUse.Cores c = timed.firstMinuteCores();
+            out.printf("                      cpu then: service %.2f cores (stream threads %.2f, JIT %.2f), broker %s%n", c.service(),
+                    c.streamThreads(), c.jit(), c.broker().map(b -> String.format("%.2f", b)).orElse("not counted"));
+        }
         out.printf("  raw Ed25519 verify  %,.0f verifies/s with %d thread(s)  (BouncyCastle, same run: %,.0f before, %,.0f after)%n",
                 bouncyCastle.mean(), shape.streamThreads(), bouncyCastle.before(), bouncyCastle.after());
         if (libsodium != null) {

@@ -64,7 +64,7 @@ final class DemoCommand implements Callable<Integer> {
             String applicationId = "jolt-demo-" + System.currentTimeMillis();
             InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
             JoltNode node = stack.open(JoltNode.start(config(stack.bootstrap(), applicationId), registry)).awaitRunning(Duration.ofSeconds(120));
-            long running = System.nanoTime();
+            CpuUse running = CpuUse.now(stack.brokerProcess());
             if (!exitAfterSummary) {
                 // Ctrl-C stops everything the demo started, broker included, and lets the serving thread return.
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -94,8 +94,8 @@ final class DemoCommand implements Callable<Integer> {
         return LocalRuns.config(bootstrap, applicationId, stateDir, partitions, null).with(JoltNode.HTTP_PORT, String.valueOf(httpPort));
     }
 
-    /** How long generating took, and when the service became RUNNING ({@link System#nanoTime()}). */
-    private record Started(double generateSeconds, long runningSince) {}
+    /** How long generating took, and the CPU reading when the service became RUNNING. */
+    private record Started(double generateSeconds, CpuUse runningSince) {}
 
     /** Produces the workload, shows its progress until all of it is processed, and summarizes what the topics and stores hold. */
     private static DemoSummary ingest(LocalStack stack, JoltNode node, InMemorySchemaRegistry registry, Workload.Generated workload,
@@ -105,7 +105,7 @@ final class DemoCommand implements Callable<Integer> {
         long t1 = System.nanoTime();
         long records = LocalRuns.ingest(node.ingest(), workload);
         LocalRuns.Processed processed = LocalRuns.awaitProcessed(reader, applicationId, before.processed(), records, "ingesting", err,
-                started.runningSince());
+                started.runningSince(), stack.brokerProcess());
         double ingestSeconds = (System.nanoTime() - t1) / 1e9;
         node.service().bolt().flush();
         DemoSummary summary = DemoSummary.of(reader, registry, node, workload,

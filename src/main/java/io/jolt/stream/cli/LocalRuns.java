@@ -6,6 +6,7 @@ import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.streams.StreamsConfig;
@@ -45,8 +46,11 @@ final class LocalRuns {
         return workload.authority().size() + workload.entries().size();
     }
 
-    /** How a phase of processing went: its records and seconds, and what of it fell in the service's first minute. */
-    record Processed(long records, double seconds, long inFirstMinute, double firstMinuteSeconds) {
+    /**
+     * How a phase of processing went: its records and seconds, and what of it fell in the service's
+     * first minute (the records, the seconds, and the cores used until then since RUNNING).
+     */
+    record Processed(long records, double seconds, long inFirstMinute, double firstMinuteSeconds, CpuUse.Cores firstMinuteCores) {
         /** Records per second in the part of the first minute this phase covered (0 when it covered none). */
         double firstMinuteRate() {
             return firstMinuteSeconds <= 0 ? 0 : inFirstMinute / firstMinuteSeconds;
@@ -58,28 +62,30 @@ final class LocalRuns {
 
     /**
      * Shows a progress bar until {@code records} more input records than {@code baseline} are
-     * committed, and notes how many were committed up to 60 s after {@code runningSince} (a
-     * {@link System#nanoTime()} reading taken when the service became RUNNING).
+     * committed, and notes how many were committed up to 60 s after {@code running} (the CPU
+     * reading taken when the service became RUNNING), and the cores used until then.
      */
     static Processed awaitProcessed(TopicReader reader, String applicationId, long baseline, long records, String label, PrintWriter err,
-            long runningSince) throws Exception {
+            CpuUse running, Optional<ProcessHandle> broker) throws Exception {
         long started = System.nanoTime();
         ProgressBar bar = new ProgressBar(err, label);
         long inFirstMinute = 0;
         double firstMinuteSeconds = 0;
+        CpuUse.Cores firstMinuteCores = null;
         while (true) {
             long done = reader.progress(applicationId).processed() - baseline;
-            long now = System.nanoTime();
-            double sinceRunning = (now - runningSince) / 1e9;
+            CpuUse now = CpuUse.now(broker);
+            double sinceRunning = (now.wallNanos() - running.wallNanos()) / 1e9;
             if (sinceRunning <= FIRST_MINUTE_SECONDS) {
                 inFirstMinute = done;
-                firstMinuteSeconds = sinceRunning - Math.max(0, (started - runningSince) / 1e9);
+                firstMinuteSeconds = sinceRunning - Math.max(0, (started - running.wallNanos()) / 1e9);
+                firstMinuteCores = now.since(running);
             }
-            double seconds = (now - started) / 1e9;
+            double seconds = (now.wallNanos() - started) / 1e9;
             bar.update(done, records, String.format("records, %,.0f/s", done / Math.max(seconds, 1e-3)));
             if (done >= records) {
                 bar.finish();
-                return new Processed(done, seconds, inFirstMinute, firstMinuteSeconds);
+                return new Processed(done, seconds, inFirstMinute, firstMinuteSeconds, firstMinuteCores);
             }
             Thread.sleep(250);
         }

@@ -33,4 +33,10 @@ class ProtocolPurityTest {
             .should().dependOnClassesThat().resideInAnyPackage("java.security.interfaces..", "sun.security.ec..")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("java.security.Signature")
             .because("the JDK's Ed25519 is about 10x slower than BouncyCastle's");
+
+    @ArchTest
+    static final ArchRule theNativeBindingStaysBehindTheVerifierSeam = noClasses()
+            .that().resideOutsideOfPackage("io.jolt.stream.crypto..")
+            .should().dependOnClassesThat().resideInAnyPackage("com.sun.jna..", "com.goterl..")
+            .because("libsodium is one Verifier among others, in its own adapter package (PROTOCOL §2's rule is the core's)");
 }
