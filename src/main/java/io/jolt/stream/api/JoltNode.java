@@ -43,7 +43,7 @@ public final class JoltNode implements AutoCloseable {
         HostInfo self = new HostInfo(host, port);
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
-        JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.adminProperties(), registry));
+        JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry));
         RecordIngest ingest = new RecordIngest(withServer.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), registry);
         HttpApi api = HttpApi.start(host, port, service.streams(), ingest, self);
         JoltMeters.bindBolt(api.metrics(), service.bolt());

@@ -163,6 +163,7 @@ public final class KafkaBolt implements Bolt {
     }
 
     /** Waits for every pending append (and loss report), second writes included. */
+    @Override
     public void flush() {
         producer.flush();
         leaderOnly.flush();

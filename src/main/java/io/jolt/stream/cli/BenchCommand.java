@@ -139,7 +139,7 @@ final class BenchCommand implements Callable<Integer> {
         err.printf("bench: produced %,d records (%,d of them warm-up) in %.1f s%n", records + warmUpRecords, warmUpRecords,
                 (System.nanoTime() - t0) / 1e9);
         long t1 = System.nanoTime();
-        try (JoltService<KafkaBolt> service = JoltService.start(config, registry, () -> new KafkaBolt(config.adminProperties(), registry));
+        try (JoltService<KafkaBolt> service = JoltService.start(config, registry, () -> new KafkaBolt(config.boltProducerProperties(), registry));
                 TopicReader reader = new TopicReader(stack.bootstrap())) {
             service.awaitRunning(Duration.ofMinutes(2));
             CpuUse running = CpuUse.now(stack.brokerProcess());

@@ -12,6 +12,13 @@ import io.jolt.stream.avro.ArchiveRecord;
 public interface Bolt extends AutoCloseable {
     void append(ArchiveRecord operation);
 
+    /**
+     * Waits until every operation appended so far is in the archive or named as lost: a stream
+     * transaction commits only after this returns ({@link ArchiveBeforeCommit}). A bolt that keeps
+     * nothing in flight has nothing to wait for.
+     */
+    default void flush() {}
+
     /** Releases what the bolt holds; a bolt that holds nothing has nothing to do. */
     @Override
     default void close() {}

@@ -137,6 +137,17 @@ public final class JoltConfig {
         return p;
     }
 
+    /** Settings for the bolt's own producers: the admin ones, plus every {@code jolt.bolt.producer.*} key without its prefix. */
+    public Properties boltProducerProperties() {
+        Properties p = adminProperties();
+        properties.stringPropertyNames().stream().filter(k -> k.startsWith(BOLT_PRODUCER_PREFIX))
+                .forEach(k -> p.setProperty(k.substring(BOLT_PRODUCER_PREFIX.length()), properties.getProperty(k)));
+        return p;
+    }
+
+    /** Prefix of settings passed to the bolt's producers (for example {@code jolt.bolt.producer.interceptor.classes}). */
+    public static final String BOLT_PRODUCER_PREFIX = "jolt.bolt.producer.";
+
     public Properties adminProperties() {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", streamsProperties().getProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));

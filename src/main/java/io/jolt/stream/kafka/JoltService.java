@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The running service: checks the topics, then runs the topology under exactly-once, archiving
- * through the bolt it is given (and closes with it).
+ * through the bolt it is given (and closes with it); a transaction commits only once the bolt
+ * has every operation before it in the archive or named as lost ({@link ArchiveBeforeCommit}).
  *
  * @param <B> the bolt's type, so that whoever wired it in can read its counts
  */
@@ -39,7 +40,8 @@ public final class JoltService<B extends Bolt> implements AutoCloseable {
             TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
         }
         B bolt = openBolt.get();
-        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, config.forgetting()), config.streamsProperties());
+        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, config.forgetting()), config.streamsProperties(),
+                new ArchiveBeforeCommit(bolt));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;

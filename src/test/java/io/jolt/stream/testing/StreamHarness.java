@@ -73,7 +73,7 @@ public final class StreamHarness {
 
     /** The service with the bolt on Kafka, RUNNING. */
     public JoltService<KafkaBolt> start(JoltConfig config, SchemaRegistry registry) throws Exception {
-        return JoltService.start(config, registry, () -> new KafkaBolt(config.adminProperties(), registry)).awaitRunning(Duration.ofSeconds(60));
+        return JoltService.start(config, registry, () -> new KafkaBolt(config.boltProducerProperties(), registry)).awaitRunning(Duration.ofSeconds(60));
     }
 
     /** The final state table of jolt.state.v1, read to its end. */
