@@ -128,16 +128,9 @@ final class BenchCommand implements Callable<Integer> {
             TopicGuard.ensure(admin, Topics.load(partitions, null));
         }
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
-        long t0 = System.nanoTime();
-        long warmUpRecords;
-        long records;
-        try (RecordIngest ingest = new RecordIngest(stack.bootstrap(), registry)) {
-            // The warm-up records go first, so every partition reaches the timed records after them.
-            warmUpRecords = warmUp == null ? 0 : LocalRuns.ingest(ingest, warmUp);
-            records = LocalRuns.ingest(ingest, workload);
-        }
-        err.printf("bench: produced %,d records (%,d of them warm-up) in %.1f s%n", records + warmUpRecords, warmUpRecords,
-                (System.nanoTime() - t0) / 1e9);
+        Produced produced = produce(stack, registry, warmUp, workload, err);
+        long warmUpRecords = produced.warmUp();
+        long records = produced.timed();
         long t1 = System.nanoTime();
         try (JoltService<KafkaBolt> service = JoltService.start(config, registry, () -> new KafkaBolt(config.boltProducerProperties(), registry));
                 TopicReader reader = new TopicReader(stack.bootstrap())) {
@@ -158,6 +151,22 @@ final class BenchCommand implements Callable<Integer> {
             return new Run(new BenchResult.Timed(records, seconds, firstMinute.firstMinuteRate(), firstMinute.firstMinuteCores(),
                     PublicKey.signatureChecksComputed() - signaturesBefore, PublicKey.keyChecksComputed() - keysBefore, processorCounters(service),
                     cores), warmUpSeconds);
+        }
+    }
+
+    /** How many records were produced: warm-up, then timed. */
+    private record Produced(long warmUp, long timed) {}
+
+    /** Produces the warm-up records, then the timed ones (so every partition reaches the timed records after them). */
+    private static Produced produce(LocalStack stack, InMemorySchemaRegistry registry, Workload.Generated warmUp, Workload.Generated workload,
+            PrintWriter err) {
+        long t0 = System.nanoTime();
+        try (RecordIngest ingest = new RecordIngest(stack.bootstrap(), registry)) {
+            long warmUpRecords = warmUp == null ? 0 : LocalRuns.ingest(ingest, warmUp);
+            long records = LocalRuns.ingest(ingest, workload);
+            err.printf("bench: produced %,d records (%,d of them warm-up) in %.1f s%n", records + warmUpRecords, warmUpRecords,
+                    (System.nanoTime() - t0) / 1e9);
+            return new Produced(warmUpRecords, records);
         }
     }
 
