@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Starts one real Apache Kafka 4.4.0 broker (KRaft: broker and controller in one process) on
-# 127.0.0.1 from the Maven Central jars, in the background. Idempotent: a running broker is reused.
+# 127.0.0.1 from the Maven Central jars, in the background. Idempotent: a broker that answers is
+# reused. "Running" means answering on its port: a broker killed with SIGKILL can linger as a
+# zombie that kill -0 calls alive (PID 1 here does not reap orphans promptly), so the pid alone
+# never decides.
 #
 #   deploy/start-kafka.sh [--port 9092] [--controller-port 9093] [--dir target/local-kafka]
 #
@@ -22,9 +25,25 @@ done
 mkdir -p "$dir"
 log="$dir/broker.log"
 
-if [ -f "$dir/broker.pid" ] && kill -0 "$(cat "$dir/broker.pid")" 2>/dev/null; then
-  echo "127.0.0.1:$(cat "$dir/port")"
-  exit 0
+# A process that exists and is not a zombie (kill -0 where there is no /proc).
+alive() {
+  if [ -r "/proc/$1/stat" ]; then
+    [ "$(sed -e 's/^.*) //' "/proc/$1/stat" | cut -d' ' -f1)" != "Z" ]
+  else
+    kill -0 "$1" 2>/dev/null
+  fi
+}
+answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+if [ -f "$dir/broker.pid" ]; then
+  pid="$(cat "$dir/broker.pid")"
+  if alive "$pid" && [ -f "$dir/port" ] && answers "$(cat "$dir/port")"; then
+    echo "127.0.0.1:$(cat "$dir/port")"
+    exit 0
+  fi
+  # Not answering: dead, a zombie, or hung. Not reused; a new broker takes its place on the same data.
+  if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+  rm -f "$dir/broker.pid"
 fi
 
 classpath_file="$root/target/local-kafka-classpath.txt"
@@ -66,12 +85,12 @@ echo $! > "$dir/broker.pid"
 echo "$port" > "$dir/port"
 
 for _ in $(seq 1 600); do
-  if ! kill -0 "$(cat "$dir/broker.pid")" 2>/dev/null; then
+  if ! alive "$(cat "$dir/broker.pid")"; then
     echo "start-kafka: the broker exited; see $log" >&2
     tail -20 "$log" >&2
     exit 1
   fi
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+  if answers "$port"; then
     echo "127.0.0.1:$port"
     exit 0
   fi
