@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -51,7 +52,8 @@ public final class TopicGuard {
             if (!missing.isEmpty()) {
                 try {
                     admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
-                    missing.forEach(t -> LOG.info("created topic {} ({} partitions)", t.name(), t.numPartitions()));
+                    LOG.info("created {} topic(s): {}", missing.size(), missing.stream()
+                            .map(t -> t.name() + " (" + t.numPartitions() + " partitions)").collect(Collectors.joining(", ")));
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e;
