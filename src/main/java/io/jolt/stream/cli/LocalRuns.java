@@ -6,9 +6,15 @@ import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.streams.StreamsConfig;
 
 /** What demo and bench share: generate a workload, configure a local run, ingest, watch it being processed. */
@@ -38,12 +44,45 @@ final class LocalRuns {
         return JoltConfig.of(p, System.getenv());
     }
 
-    /** Sends every record of the workload (authority first) and waits for the acknowledgements. */
+    /** Attempts at producing a record before the run gives up on it. */
+    static final int PRODUCE_ATTEMPTS = 3;
+
+    /**
+     * Sends every record of the workload (authority first) and checks every acknowledgement: a
+     * record the broker did not take is sent again (the service's state does not depend on the
+     * order), and after {@link #PRODUCE_ATTEMPTS} the run stops with the reason. Unchecked, a
+     * lost send (seen: retries on a just-created topic ending in OUT_OF_ORDER_SEQUENCE_NUMBER)
+     * left the progress bar waiting for ever on records that never arrived.
+     */
     static long ingest(RecordIngest ingest, Workload.Generated workload) {
-        workload.authority().forEach(r -> ingest.send(ingest.authority(r)));
-        workload.entries().forEach(e -> ingest.send(ingest.entry(e)));
-        ingest.flush();
-        return workload.authority().size() + workload.entries().size();
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>(workload.authority().size() + workload.entries().size());
+        workload.authority().forEach(r -> records.add(ingest.authority(r)));
+        workload.entries().forEach(e -> records.add(ingest.entry(e)));
+        List<ProducerRecord<String, byte[]>> pending = records;
+        for (int attempt = 1; !pending.isEmpty(); attempt++) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>(pending.size());
+            pending.forEach(r -> acks.add(ingest.send(r)));
+            ingest.flush();
+            List<ProducerRecord<String, byte[]>> failed = new ArrayList<>();
+            Throwable reason = null;
+            for (int i = 0; i < acks.size(); i++) {
+                try {
+                    acks.get(i).get();
+                } catch (ExecutionException e) {
+                    failed.add(pending.get(i));
+                    reason = e.getCause();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while producing the workload", e);
+                }
+            }
+            if (!failed.isEmpty() && attempt == PRODUCE_ATTEMPTS) {
+                throw new IllegalStateException(failed.size() + " of " + records.size() + " records could not be produced after "
+                        + PRODUCE_ATTEMPTS + " attempts: " + reason);
+            }
+            pending = failed;
+        }
+        return records.size();
     }
 
     /**
