@@ -49,9 +49,10 @@ final class Reevaluation {
         CompactedHistory forgotten = store.compacted(identity);
         MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), forgotten);
         Map<String, SingletonState> before = resolutions(store.allHeads(identity));
-        rewriteDerived(identity, state, forgotten);
+        List<Entry> eligible = eligible(state);
+        rewriteDerived(identity, state, eligible, forgotten);
         emitChangedResolutions(identity, before, state);
-        reconcileArchive(identity, state, stored, trigger);
+        reconcileArchive(identity, eligible, stored, trigger);
         for (Rejection row : state.rejected()) {
             outputs.rejection(identity, row, stored.sources().getOrDefault(row.entryHash(), trigger));
         }
@@ -62,12 +63,12 @@ final class Reevaluation {
     }
 
     /** The summary, heads, observed marks and append records, as the merged state has them. */
-    private void rewriteDerived(String identity, MergedState state, CompactedHistory forgotten) {
+    private void rewriteDerived(String identity, MergedState state, List<Entry> eligible, CompactedHistory forgotten) {
         store.clearDerived(identity);
         for (CompactedHistory.Superseded s : forgotten.superseded()) {
             store.markObserved(identity, s.path(), s.hash());
         }
-        for (Entry e : eligible(state)) {
+        for (Entry e : eligible) {
             Operation operation = e.body().operation();
             if (operation.isSingletonCandidate()) {
                 for (Hash h : e.body().observedHeads()) {
@@ -101,8 +102,8 @@ final class Reevaluation {
     }
 
     /** Insert/Remove for entries eligible for the first time, Compact for entries eligible no longer. */
-    private void reconcileArchive(String identity, MergedState state, StoredIdentity stored, Source trigger) {
-        IdentityStore.ArchiveChange change = store.reconcileArchive(identity, eligible(state), stored);
+    private void reconcileArchive(String identity, List<Entry> eligible, StoredIdentity stored, Source trigger) {
+        IdentityStore.ArchiveChange change = store.reconcileArchive(identity, eligible, stored);
         for (Entry e : change.newlyEligible()) {
             outputs.archive(identity, e, stored.sources().getOrDefault(e.hash(), trigger));
         }
@@ -112,6 +113,7 @@ final class Reevaluation {
         }
     }
 
+    /** Every device's eligible entries, device by device. */
     private static List<Entry> eligible(MergedState state) {
         List<Entry> out = new ArrayList<>();
         for (DeviceLog log : state.deviceLogs()) {
