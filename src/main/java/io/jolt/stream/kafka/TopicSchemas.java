@@ -1,5 +1,6 @@
 package io.jolt.stream.kafka;
 
+import io.jolt.stream.avro.ArchiveLoss;
 import io.jolt.stream.avro.ArchiveRecord;
 import io.jolt.stream.avro.AuthorityRecord;
 import io.jolt.stream.avro.Compaction;
@@ -26,6 +27,8 @@ public final class TopicSchemas {
         out.put(Topics.REJECTED + "-value", RejectedRecord.getClassSchema());
         out.put(Topics.ARCHIVE + "-value", ArchiveRecord.getClassSchema());
         out.put(Topics.COMPACTIONS + "-value", Compaction.getClassSchema());
+        // Last, so that the ids above stay what they were before the losses topic was seeded.
+        out.put(Topics.ARCHIVE_LOSSES + "-value", ArchiveLoss.getClassSchema());
         return out;
     }
 

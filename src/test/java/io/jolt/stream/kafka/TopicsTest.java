@@ -18,6 +18,18 @@ class TopicsTest {
                 Topics.ARCHIVE, Topics.ARCHIVE_LOSSES, Topics.COMPACTIONS);
     }
 
+    /**
+     * Every topic's value schema is seeded, so that two JVMs on the embedded registry (a forked
+     * service and a reader of its losses) agree on every id; the losses topic once was not.
+     */
+    @Test
+    void everyTopicHasItsSchemaSeededUnderAStableId() {
+        assertThat(TopicSchemas.bySubject().keySet()).containsExactlyInAnyOrderElementsOf(specs.keySet().stream().map(t -> t + "-value").toList());
+        var registry = TopicSchemas.seededRegistry();
+        assertThat(registry.register(Topics.AUTHORITY + "-value", io.jolt.stream.avro.AuthorityRecord.getClassSchema())).isEqualTo(1);
+        assertThat(registry.register(Topics.ARCHIVE_LOSSES + "-value", io.jolt.stream.avro.ArchiveLoss.getClassSchema())).isEqualTo(8);
+    }
+
     @Test
     void theArchiveNeverForgetsAndTheStateIsCompacted() {
         assertThat(specs.get(Topics.ARCHIVE).config())

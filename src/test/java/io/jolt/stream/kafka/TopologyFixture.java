@@ -2,6 +2,7 @@ package io.jolt.stream.kafka;
 
 import io.jolt.stream.avro.ArchiveRecord;
 import io.jolt.stream.avro.Compaction;
+import io.jolt.stream.avro.ConflictEvent;
 import io.jolt.stream.avro.PathState;
 import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.avro.StateChange;
@@ -71,7 +72,7 @@ public final class TopologyFixture {
 
     /** What the topology produced, read back. */
     public record Outcome(Map<IdentityPath, Resolution> state, List<StateChange> stateChanges, List<RejectedRecord> rejected,
-            List<ArchiveRecord> archive, List<Compaction> compactions) {
+            List<ArchiveRecord> archive, List<Compaction> compactions, List<ConflictEvent> conflicts) {
         /** The final resolution of a path (NotFound when the state topic has none, or its last says not found). */
         public Resolution resolution(String identity, String path) {
             return state.getOrDefault(new IdentityPath(identity, path), new Resolution.NotFound(path));
@@ -102,6 +103,7 @@ public final class TopologyFixture {
         private final List<StateChange> stateChanges = new ArrayList<>();
         private final List<RejectedRecord> rejected = new ArrayList<>();
         private final List<Compaction> compactions = new ArrayList<>();
+        private final List<ConflictEvent> conflicts = new ArrayList<>();
 
         private Running() {
             Properties props = new Properties();
@@ -136,7 +138,9 @@ public final class TopologyFixture {
             stateChanges.addAll(read(Topics.STATE, Serdes.ByteArray().deserializer(), StateChange.getClassSchema()));
             rejected.addAll(read(Topics.REJECTED, Serdes.String().deserializer(), RejectedRecord.getClassSchema()));
             compactions.addAll(read(Topics.COMPACTIONS, Serdes.String().deserializer(), Compaction.getClassSchema()));
-            return new Outcome(table(stateChanges), List.copyOf(stateChanges), List.copyOf(rejected), List.copyOf(archive), List.copyOf(compactions));
+            conflicts.addAll(read(Topics.CONFLICTS, Serdes.String().deserializer(), ConflictEvent.getClassSchema()));
+            return new Outcome(table(stateChanges), List.copyOf(stateChanges), List.copyOf(rejected), List.copyOf(archive), List.copyOf(compactions),
+                    List.copyOf(conflicts));
         }
 
         /** The processor's stores, as the interactive queries see them. */

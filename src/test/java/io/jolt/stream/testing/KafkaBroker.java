@@ -81,7 +81,7 @@ public final class KafkaBroker implements AutoCloseable {
         return broker;
     }
 
-    private static Properties nodeProperties(int node, int nodes, int port, int controllerPort, Path logs) {
+    static Properties nodeProperties(int node, int nodes, int port, int controllerPort, Path logs) {
         Properties p = new Properties();
         boolean controller = node == 1;
         p.setProperty("process.roles", controller ? "broker,controller" : "broker");
@@ -161,7 +161,7 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

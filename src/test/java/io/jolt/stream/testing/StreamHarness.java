@@ -36,15 +36,26 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /** Producing input, running the service, and reading outputs back, against the real broker. */
 public final class StreamHarness {
-    private final KafkaBroker broker;
+    private final String bootstrap;
 
     public StreamHarness(KafkaBroker broker) {
-        this.broker = broker;
+        this(broker.bootstrapServers());
+    }
+
+    /** Against any cluster, forked brokers included. */
+    public StreamHarness(String bootstrap) {
+        this.bootstrap = bootstrap;
+    }
+
+    private Admin admin() {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", bootstrap);
+        return Admin.create(p);
     }
 
     /** Deletes every jolt topic, so a test starts from nothing (topics come back from topics.yaml). */
     public void resetTopics() throws Exception {
-        try (Admin admin = broker.admin()) {
+        try (Admin admin = admin()) {
             Set<String> ours = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
                     .filter(t -> t.startsWith("jolt.")).collect(Collectors.toSet());
             if (!ours.isEmpty()) {
@@ -62,7 +73,7 @@ public final class StreamHarness {
 
     public JoltConfig config(String applicationId, Path stateDir, int partitions) {
         Properties p = new Properties();
-        p.setProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.setProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.setProperty(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.setProperty(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.setProperty(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "2");
@@ -90,7 +101,7 @@ public final class StreamHarness {
 
     public List<RecordMetadata> produceRaw(List<ProducerRecord<String, byte[]>> records) throws Exception {
         Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
         List<RecordMetadata> out = new ArrayList<>();
@@ -110,7 +121,7 @@ public final class StreamHarness {
     /** Waits until the application has committed every input record (so its outputs are committed too). */
     public void awaitProcessed(String applicationId, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (TopicReader reader = new TopicReader(broker.bootstrapServers())) {
+        try (TopicReader reader = new TopicReader(bootstrap)) {
             TopicReader.Progress progress;
             while (!(progress = reader.progress(applicationId)).done()) {
                 if (System.nanoTime() > deadline) {
@@ -124,7 +135,7 @@ public final class StreamHarness {
     /** Every committed record of a topic (read_committed), in partition order. */
     public <K, V> List<ConsumerRecord<K, V>> readAll(String topic, Deserializer<K> keys, Deserializer<V> values) {
         List<ConsumerRecord<K, V>> out = new ArrayList<>();
-        try (TopicReader reader = new TopicReader(broker.bootstrapServers())) {
+        try (TopicReader reader = new TopicReader(bootstrap)) {
             reader.readAll(topic, keys, values, (k, v) -> out.add(new ConsumerRecord<>(topic, 0, out.size(), k, v)));
         }
         return out;

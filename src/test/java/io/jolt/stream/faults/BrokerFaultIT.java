@@ -1,0 +1,77 @@
+package io.jolt.stream.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.TopicGuard;
+import io.jolt.stream.kafka.TopicSchemas;
+import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.testing.ForkedKafka;
+import io.jolt.stream.testing.ForkedService;
+import io.jolt.stream.testing.OutputAudit;
+import io.jolt.stream.testing.StreamHarness;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A broker dies under the running service: killed with SIGKILL and started again on its own
+ * data; and, on a three-broker cluster (every topic with three replicas, two of them in sync for
+ * a write), one broker lost for good. The service rides through both without a restart of its
+ * own and ends with the outputs of a run that saw no fault.
+ */
+class BrokerFaultIT {
+    final InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
+
+    @Test
+    void theOnlyBrokerKilledAndRestartedMidStream() throws Exception {
+        try (ForkedKafka cluster = ForkedKafka.start(1)) {
+            run(cluster, 1, "broker-restart", "broker kill -9, restarted after 5 s (1 broker)", () -> {
+                cluster.kill(1);
+                Thread.sleep(5_000);
+                cluster.restart(1);
+            });
+        }
+    }
+
+    @Test
+    void oneOfThreeBrokersLostForGoodMidStream() throws Exception {
+        try (ForkedKafka cluster = ForkedKafka.start(3)) {
+            run(cluster, 3, "broker-lost", "1 of 3 brokers kill -9, never back (RF 3, min ISR 2)", () -> cluster.kill(3));
+        }
+    }
+
+    interface Fault {
+        void strike() throws Exception;
+    }
+
+    private void run(ForkedKafka cluster, int replication, String name, String fault, Fault strike) throws Exception {
+        String application = "jolt-it-" + name;
+        StreamHarness harness = new StreamHarness(cluster.bootstrapServers());
+        try (var admin = cluster.admin()) {
+            TopicGuard.ensure(admin, Topics.load(4, (short) replication));
+        }
+        FaultScenario scenario = FaultScenario.generate(300, 4, 15);
+        ForkedService service = ForkedService.start(name, ForkedService.settings(cluster.bootstrapServers(), application,
+                StreamHarness.tempStateDir(name), 4).with(Map.of(JoltConfig.TOPIC_REPLICATION, String.valueOf(replication),
+                "replication.factor", String.valueOf(replication)))).awaitRunning(Duration.ofSeconds(120));
+        scenario.produce(harness, registry, 0);
+        scenario.produce(harness, registry, 1);
+        var progress = Faults.progress(cluster.bootstrapServers(), application);
+        long inFlight = Faults.awaitMidStream(cluster.bootstrapServers(), application, progress.processed(), progress.total(),
+                Duration.ofSeconds(120));
+        strike.strike();
+        System.out.printf("[%s] fault struck with %,d input records in flight%n", name, inFlight);
+        scenario.produce(harness, registry, 2);
+        scenario.produce(harness, registry, 3);
+        harness.awaitProcessed(application, Duration.ofSeconds(240));
+        assertThat(service.isAlive()).as("the service rode through the fault").isTrue();
+        assertThat(service.status("/health")).isEqualTo(200);
+        service.stop();
+
+        OutputAudit audit = OutputAudit.of(harness, registry, scenario.records()).assertClean();
+        assertThat(audit.undecodable()).isEqualTo(scenario.poisonRecords());
+        System.out.println("[" + name + "] " + audit.row(fault, inFlight));
+    }
+}

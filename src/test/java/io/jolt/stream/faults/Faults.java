@@ -1,0 +1,37 @@
+package io.jolt.stream.faults;
+
+import io.jolt.stream.kafka.TopicReader;
+import java.time.Duration;
+
+/** Timing a fault: strike while the service is mid-stream, so that records are in flight. */
+final class Faults {
+    private Faults() {}
+
+    /**
+     * Waits until the application has committed a third of what it had not committed at
+     * {@code before}, and returns how many records were then produced but not yet committed
+     * (in flight).
+     */
+    static long awaitMidStream(String bootstrap, String applicationId, long before, long total, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long target = before + Math.max(1, (total - before) / 3);
+        try (TopicReader reader = new TopicReader(bootstrap)) {
+            while (true) {
+                TopicReader.Progress p = reader.progress(applicationId);
+                if (p.processed() >= target) {
+                    return p.total() - p.processed();
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("no progress beyond " + before + " within " + timeout + ": " + p);
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    static TopicReader.Progress progress(String bootstrap, String applicationId) throws Exception {
+        try (TopicReader reader = new TopicReader(bootstrap)) {
+            return reader.progress(applicationId);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.jolt.stream.testing;
+
+import io.jolt.stream.api.JoltNode;
+import io.jolt.stream.kafka.JoltConfig;
+import java.io.IOException;
+import java.io.Writer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code jolt run} in a JVM of its own, as an operator runs it, so that a test can kill it with
+ * SIGKILL (no shutdown hook, no flush, no clean close) or stop it with SIGTERM (the clean close).
+ * Its console goes to {@code target/<name>.log}, its full log to {@code target/<name>-full.log}.
+ */
+public final class ForkedService {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final int httpPort;
+    private final Process process;
+
+    private ForkedService(String name, int httpPort, Process process) {
+        this.name = name;
+        this.httpPort = httpPort;
+        this.process = process;
+    }
+
+    /** The service's settings: what every test gives, plus its own ({@code jolt.*}, streams, bolt producer). */
+    public record Settings(String bootstrap, String applicationId, Path stateDir, int partitions, Map<String, String> extra, List<String> jvm) {
+        public Settings with(Map<String, String> more) {
+            Map<String, String> all = new java.util.HashMap<>(extra);
+            all.putAll(more);
+            return new Settings(bootstrap, applicationId, stateDir, partitions, all, jvm);
+        }
+
+        public Settings withJvm(List<String> options) {
+            return new Settings(bootstrap, applicationId, stateDir, partitions, extra, List.copyOf(options));
+        }
+
+        public Settings onStateDir(Path dir) {
+            return new Settings(bootstrap, applicationId, dir, partitions, extra, jvm);
+        }
+    }
+
+    public static Settings settings(String bootstrap, String applicationId, Path stateDir, int partitions) {
+        return new Settings(bootstrap, applicationId, stateDir, partitions, Map.of(), List.of());
+    }
+
+    public static ForkedService start(String name, Settings settings) throws IOException {
+        int port = KafkaBroker.freePort();
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", settings.bootstrap());
+        p.setProperty("application.id", settings.applicationId());
+        p.setProperty("state.dir", settings.stateDir().toString());
+        p.setProperty("num.stream.threads", "1");
+        p.setProperty("auto.offset.reset", "earliest");
+        p.setProperty(JoltConfig.TOPIC_PARTITIONS, String.valueOf(settings.partitions()));
+        p.setProperty(JoltNode.HTTP_PORT, String.valueOf(port));
+        settings.extra().forEach(p::setProperty);
+        Path config = Files.createTempFile(Path.of("target").toAbsolutePath(), name, ".properties");
+        try (Writer out = Files.newBufferedWriter(config)) {
+            p.store(out, "ForkedService " + name);
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
+        command.addAll(settings.jvm());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.jolt.stream.cli.JoltCommand", "run", "--config", config.toString()));
+        Path log = Path.of("target", name + ".log").toAbsolutePath();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put("JOLT_LOG_FILE", log.resolveSibling(name + "-full.log").toString());
+        return new ForkedService(name, port, builder.start());
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + httpPort;
+    }
+
+    /** Waits until {@code /health} says RUNNING. */
+    public ForkedService awaitRunning(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (status("/health") != 200) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited (" + process.exitValue() + "); see target/" + name + ".log");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " not RUNNING within " + timeout + "; see target/" + name + ".log");
+            }
+            Thread.sleep(200);
+        }
+        return this;
+    }
+
+    /** The HTTP status of a GET, or -1 when nothing answers. */
+    public int status(String path) {
+        try {
+            return get(path).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> post(String path, byte[] body) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** SIGKILL, as a crash, an OOM kill or a lost machine would end it. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(name + " did not die within 30 s of SIGKILL");
+        }
+    }
+
+    /** SIGTERM: the shutdown hook closes the service cleanly (its stores, its producers, its group membership). */
+    public void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(name + " did not stop within 90 s of SIGTERM; killed");
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+}
