@@ -20,8 +20,13 @@ public final class ApiError extends RuntimeException {
         HISTORY_FORGOTTEN(410),
         IDENTITY_NOT_FOUND(404),
         BODY_TOO_LARGE(413),
+        /** Not RUNNING yet, or a rebalance began while answering: retry shortly (Retry-After). */
         NOT_READY(503),
-        OWNER_UNREACHABLE(502);
+        /**
+         * The owner Kafka Streams names did not answer: it died or left, and the group has not yet
+         * moved its partitions (up to a session timeout). Temporary, like NOT_READY.
+         */
+        OWNER_UNREACHABLE(503);
 
         final int status;
 

@@ -13,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest;
 import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -72,7 +73,15 @@ public final class HttpApi implements AutoCloseable {
     }
 
     private void errors() {
-        app.exception(ApiError.class, (e, ctx) -> ctx.status(e.code.status).contentType("application/json").result(e.body()));
+        app.exception(ApiError.class, (e, ctx) -> {
+            if (e.code.status == 503) {
+                ctx.header("Retry-After", "1");
+            }
+            ctx.status(e.code.status).contentType("application/json").result(e.body());
+        });
+        // The RUNNING check passed, then a rebalance took the store away mid-answer: as NOT_READY.
+        app.exception(InvalidStateStoreException.class, (e, ctx) -> ctx.status(503).header("Retry-After", "1")
+                .contentType("application/json").result(ApiError.body(ApiError.Code.NOT_READY.wireName(), e.getMessage(), null)));
         app.exception(HttpResponseException.class, (e, ctx) -> {
             // Javalin's own refusals (an oversized body above all) in the API's error shape.
             boolean tooLarge = e.getStatus() == 413;

@@ -1,5 +1,6 @@
 package io.jolt.stream.faults;
 
+import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
@@ -24,7 +25,9 @@ record FaultScenario(List<Object> records, int slices) {
         List<Object> records = new ArrayList<>(workload.authority());
         records.addAll(workload.entries());
         Collections.shuffle(records, new Random(seed));
-        return new FaultScenario(List.copyOf(records), slices);
+        // Only what the input topics can carry: the workload's entries with JSON-only defects have no Avro form.
+        List<Object> carried = VectorRecords.ofRecords(records, TopicSchemas.seededRegistry()).stream().map(VectorRecords::record).toList();
+        return new FaultScenario(carried, slices);
     }
 
     List<Object> slice(int i) {
