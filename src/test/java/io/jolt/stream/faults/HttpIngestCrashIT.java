@@ -1,0 +1,154 @@
+package io.jolt.stream.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.kafka.TopicGuard;
+import io.jolt.stream.kafka.TopicSchemas;
+import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.VectorRecords;
+import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.protocol.AuthorityRecord;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.json.RecordJson;
+import io.jolt.stream.testing.ForkedService;
+import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OutputAudit;
+import io.jolt.stream.testing.RealKafka;
+import io.jolt.stream.testing.StreamHarness;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code POST /v1/records} under a crash: a client posts the workload batch by batch while the
+ * service is killed with SIGKILL. Every line the service answered "accepted" (with a topic,
+ * partition and offset) is at that offset in the input topic, byte for byte; the batch whose
+ * answer never came is posted again to the restarted service (a client's retry), and the state
+ * ends as the core's merge of everything.
+ */
+@ExtendWith(RealKafka.class)
+class HttpIngestCrashIT {
+    static final String APPLICATION = "jolt-it-http-ingest";
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final int BATCH = 40;
+
+    /** A line the service accepted, and where it said the line went. */
+    record Accepted(Object record, String topic, int partition, long offset) {}
+
+    @Test
+    void everyLineAnsweredAcceptedSurvivesAKillOfTheService(KafkaBroker broker) throws Exception {
+        StreamHarness harness = new StreamHarness(broker);
+        harness.resetTopics();
+        try (var admin = broker.admin()) {
+            TopicGuard.ensure(admin, Topics.load(4, null));
+        }
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
+        List<Object> records = FaultScenario.generate(200, 1, 17).records();
+        ForkedService.Settings settings = ForkedService.settings(broker.bootstrapServers(), APPLICATION,
+                StreamHarness.tempStateDir("http-ingest"), 4).with(Map.of("session.timeout.ms", "6000"));
+
+        ForkedService service = ForkedService.start("http-ingest", settings).awaitRunning(Duration.ofSeconds(120));
+        List<Accepted> accepted = new ArrayList<>();
+        AtomicInteger answered = new AtomicInteger();
+        Thread killer = new Thread(() -> { // strikes while the client posts on: a batch is in flight
+            try {
+                while (answered.get() < records.size() / 3) {
+                    Thread.sleep(5);
+                }
+                service.kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        killer.start();
+        int posted = 0;
+        while (posted < records.size()) {
+            List<Object> batch = records.subList(posted, Math.min(records.size(), posted + BATCH));
+            try {
+                accepted.addAll(post(service, batch));
+            } catch (IOException e) {
+                break; // killed while this batch was in flight: its outcome is unknown, it is posted again below
+            }
+            posted += batch.size();
+            answered.set(posted);
+        }
+        killer.join();
+        System.out.printf("[http ingest] killed after %,d of %,d lines were answered accepted%n", accepted.size(), records.size());
+        assertThat(accepted).as("killed mid-ingest").isNotEmpty().hasSizeLessThan(records.size());
+
+        Map<String, byte[]> atOffsets = inputAtOffsets(broker.bootstrapServers());
+        for (Accepted a : accepted) {
+            byte[] expected = VectorRecords.ofRecords(List.of(a.record()), registry).get(0).value();
+            assertThat(atOffsets.get(a.topic() + "-" + a.partition() + "@" + a.offset())).as("accepted line at %s-%d@%d", a.topic(), a.partition(),
+                    a.offset()).isEqualTo(expected);
+        }
+
+        ForkedService restarted = ForkedService.start("http-ingest-restarted", settings).awaitRunning(Duration.ofSeconds(120));
+        for (int from = posted; from < records.size(); from += BATCH) {
+            post(restarted, records.subList(from, Math.min(records.size(), from + BATCH)));
+        }
+        harness.awaitProcessed(APPLICATION, Duration.ofSeconds(120));
+        restarted.stop();
+        OutputAudit audit = OutputAudit.of(harness, registry, records).assertClean();
+        System.out.println("[http ingest] " + audit.row("service kill -9 during POST /v1/records (batch in flight re-posted)",
+                records.size() - accepted.size()));
+    }
+
+    private static List<Accepted> post(ForkedService service, List<Object> batch) throws IOException, InterruptedException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (Object r : batch) {
+            body.writeBytes((r instanceof AuthorityRecord a ? RecordJson.write(a) : RecordJson.write((Entry) r)).getBytes(StandardCharsets.UTF_8));
+            body.write('\n');
+        }
+        var response = service.post("/v1/records", body.toByteArray());
+        assertThat(response.statusCode()).as(response.body()).isIn(200, 207);
+        List<Accepted> out = new ArrayList<>();
+        for (JsonNode line : JSON.readTree(response.body()).get("results")) {
+            if (!line.get("accepted").asBoolean()) {
+                // The workload's entries with a defect in their body are refused at the door, as documented.
+                assertThat(line.get("reason").asText()).as(line.toString()).isEqualTo("invalid_entry");
+                continue;
+            }
+            out.add(new Accepted(batch.get(line.get("line").asInt() - 1), line.get("topic").asText(), line.get("partition").asInt(),
+                    line.get("offset").asLong()));
+        }
+        return out;
+    }
+
+    /** Every record of the input topics by topic-partition@offset. */
+    private static Map<String, byte[]> inputAtOffsets(String bootstrap) {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", bootstrap);
+        Map<String, byte[]> out = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : List.of(Topics.AUTHORITY, Topics.ENTRIES)) {
+                consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    out.put(r.topic() + "-" + r.partition() + "@" + r.offset(), r.value());
+                }
+            }
+        }
+        return out;
+    }
+}
