@@ -19,6 +19,8 @@ public final class ApiError extends RuntimeException {
         /** A sync answer would need history this provider forgot (superseded history past its retention). */
         HISTORY_FORGOTTEN(410),
         IDENTITY_NOT_FOUND(404),
+        /** A write or a scrape without the configured credentials ({@link HttpAccess}). */
+        UNAUTHORIZED(401),
         BODY_TOO_LARGE(413),
         /** Not RUNNING yet, or a rebalance began while answering: retry shortly (Retry-After). */
         NOT_READY(503),

@@ -28,11 +28,15 @@ public final class HttpApi implements AutoCloseable {
     private final KafkaStreams streams;
     private final PrometheusMeterRegistry metrics;
     private final OwnerRouting routing;
+    private final HttpAccess access;
+    private final String scheme;
 
-    private HttpApi(KafkaStreams streams, RecordIngest ingest, HostInfo self) {
+    private HttpApi(KafkaStreams streams, RecordIngest ingest, HostInfo self, HttpAccess access, Optional<HttpTls> tls) {
         this.streams = streams;
+        this.access = access;
+        this.scheme = tls.isPresent() ? "https" : "http";
         IdentityQueries queries = new IdentityQueries(streams);
-        this.routing = new OwnerRouting(streams, queries, self);
+        this.routing = new OwnerRouting(streams, queries, self, tls);
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new KafkaStreamsMetrics(streams).bindTo(metrics);
         JoltMeters.bind(metrics, streams);
@@ -41,20 +45,34 @@ public final class HttpApi implements AutoCloseable {
             config.showJavalinBanner = false;
             config.http.maxRequestSize = RecordsEndpoint.MAX_BODY_BYTES;
             config.useVirtualThreads = false;
+            tls.ifPresent(t -> config.jetty.addConnector((server, http) -> t.connector(server, http, self.host(), self.port())));
         });
         errors();
-        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics));
+        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access));
     }
 
-    /** Starts the API on {@code port} (0: any free port). {@code self} is this instance's application.server. */
-    public static HttpApi start(String host, int port, KafkaStreams streams, RecordIngest ingest, HostInfo self) {
-        HttpApi api = new HttpApi(streams, ingest, self);
-        api.app.start(host, port);
+    /**
+     * Starts the API on {@code self} (this instance's application.server), over HTTPS when
+     * {@code jolt.http.tls.*} configure it, with writes and {@code /metrics} behind
+     * {@code jolt.http.auth.*} when set.
+     */
+    static HttpApi start(HostInfo self, KafkaStreams streams, RecordIngest ingest, HttpAccess access, Optional<HttpTls> tls) {
+        HttpApi api = new HttpApi(streams, ingest, self, access, tls);
+        if (tls.isPresent()) {
+            api.app.start();
+        } else {
+            api.app.start(self.host(), self.port());
+        }
         return api;
     }
 
     public int port() {
         return app.port();
+    }
+
+    /** http, or https when TLS is configured. */
+    public String scheme() {
+        return scheme;
     }
 
     public PrometheusMeterRegistry metrics() {
@@ -63,12 +81,18 @@ public final class HttpApi implements AutoCloseable {
 
     private void routes(IdentityEndpoints identities, RecordsEndpoint records, SyncEndpoint sync) {
         app.get("/health", this::health);
-        app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+        app.get("/metrics", ctx -> {
+            access.require(ctx);
+            ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());
+        });
         app.get("/v1/identities/{id}/resolve", ctx -> routed(ctx, identities::resolve));
         app.get("/v1/identities/{id}/enumerate", ctx -> routed(ctx, identities::enumerate));
         app.get("/v1/identities/{id}/conflicts", ctx -> routed(ctx, identities::conflicts));
         app.get("/v1/identities/{id}", ctx -> routed(ctx, identities::identity));
-        app.post("/v1/records", records::records);
+        app.post("/v1/records", ctx -> {
+            access.require(ctx);
+            records.records(ctx);
+        });
         app.post("/jolt/device-writer/sync", sync::sync);
     }
 

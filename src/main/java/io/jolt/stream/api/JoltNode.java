@@ -8,6 +8,7 @@ import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Optional;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
 
@@ -41,11 +42,14 @@ public final class JoltNode implements AutoCloseable {
             }
         }
         HostInfo self = new HostInfo(host, port);
+        // Read before anything starts, so that a wrong setting stops the start with its reason.
+        HttpAccess access = HttpAccess.from(config::get);
+        Optional<HttpTls> tls = HttpTls.from(config::get);
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
         JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry));
         RecordIngest ingest = new RecordIngest(withServer.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), registry);
-        HttpApi api = HttpApi.start(host, port, service.streams(), ingest, self);
+        HttpApi api = HttpApi.start(self, service.streams(), ingest, access, tls);
         JoltMeters.bindBolt(api.metrics(), service.bolt());
         return new JoltNode(service, ingest, api, self);
     }
@@ -64,7 +68,7 @@ public final class JoltNode implements AutoCloseable {
     }
 
     public String baseUrl() {
-        return "http://" + self.host() + ":" + api.port();
+        return api.scheme() + "://" + self.host() + ":" + api.port();
     }
 
     @Override

@@ -24,13 +24,18 @@ final class OwnerRouting {
     private final KafkaStreams streams;
     private final IdentityQueries queries;
     private final HostInfo self;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String scheme;
+    private final HttpClient client;
 
-    /** @param self this instance's application.server, or null when it runs alone */
-    OwnerRouting(KafkaStreams streams, IdentityQueries queries, HostInfo self) {
+    /** @param self this instance's application.server, or null when it runs alone; @param tls how instances reach each other when set */
+    OwnerRouting(KafkaStreams streams, IdentityQueries queries, HostInfo self, Optional<HttpTls> tls) {
         this.streams = streams;
         this.queries = queries;
         this.self = self;
+        this.scheme = tls.isPresent() ? "https" : "http";
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        tls.ifPresent(t -> client.sslContext(t.clientContext()));
+        this.client = client.build();
     }
 
     /** Queries need the stores: refused (503) until Kafka Streams is RUNNING. */
@@ -54,7 +59,7 @@ final class OwnerRouting {
     /** Passes the request on to the owner, once, and answers with the owner's answer. */
     void forward(Context ctx, HostInfo owner, HttpRequest.BodyPublisher body, String method) {
         String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
-        URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + ctx.path() + query);
+        URI uri = URI.create(scheme + "://" + owner.host() + ":" + owner.port() + ctx.path() + query);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
                 .header(FORWARDED, self.host() + ":" + self.port()).method(method, body);
         if (ctx.contentType() != null) {

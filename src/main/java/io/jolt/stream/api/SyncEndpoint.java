@@ -34,8 +34,11 @@ final class SyncEndpoint {
     private final Counter pushedUnreadable;
     private final SyncResponder.Limits limits = SyncResponder.Limits.DEFAULT;
 
-    SyncEndpoint(OwnerRouting routing, IdentityQueries queries, RecordIngest ingest, MeterRegistry metrics) {
+    private final HttpAccess access;
+
+    SyncEndpoint(OwnerRouting routing, IdentityQueries queries, RecordIngest ingest, MeterRegistry metrics, HttpAccess access) {
         this.routing = routing;
+        this.access = access;
         this.queries = queries;
         this.ingest = ingest;
         this.pushedUnreadable = Counter.builder("jolt.api.sync.pushed.unreadable")
@@ -50,13 +53,16 @@ final class SyncEndpoint {
         } catch (DecodeException e) {
             throw new ApiError(ApiError.Code.BAD_SYNC_REQUEST, "not a device-writer sync request: " + e.getMessage());
         }
+        // Pushed records are produced by the instance that received them, once: the owner a
+        // request is forwarded to only answers it.
+        if (ctx.header(OwnerRouting.FORWARDED) == null && pushes(request)) {
+            access.require(ctx);
+            ingestPushed(request);
+        }
         Optional<HostInfo> owner = routing.remoteOwner(ctx, request.identity());
         if (owner.isPresent()) {
             routing.forward(ctx, owner.get(), HttpRequest.BodyPublishers.ofByteArray(ctx.bodyAsBytes()), "POST");
             return;
-        }
-        if (ctx.header(OwnerRouting.FORWARDED) == null) {
-            ingestPushed(request);
         }
         ctx.contentType(CONTENT_TYPE).result(answer(request).encode());
     }
@@ -71,6 +77,10 @@ final class SyncEndpoint {
                 g.writeStringField("floor_entry_hash", e.floor().hash().hex());
             });
         }
+    }
+
+    private static boolean pushes(SyncRequest request) {
+        return !request.pushedAuthority().isEmpty() || request.pushedLogs().stream().anyMatch(log -> !log.isEmpty());
     }
 
     private void ingestPushed(SyncRequest request) {

@@ -52,7 +52,11 @@ public final class JoltConfig {
             Map.entry("JOLT_TOPICS_REPLICATION", TOPIC_REPLICATION),
             Map.entry("JOLT_LIVE_HELD_MAX", HELD_MAX),
             Map.entry("JOLT_LIVE_SUPERSEDED_RETENTION_MS", SUPERSEDED_RETENTION_MS),
-            Map.entry("JOLT_LIVE_SWEEP_INTERVAL_MS", SWEEP_INTERVAL_MS));
+            Map.entry("JOLT_LIVE_SWEEP_INTERVAL_MS", SWEEP_INTERVAL_MS),
+            // Secrets are best kept out of the properties file.
+            Map.entry("JOLT_HTTP_AUTH_TOKEN", "jolt.http.auth.token"),
+            Map.entry("JOLT_HTTP_AUTH_BASIC", "jolt.http.auth.basic"),
+            Map.entry("JOLT_HTTP_TLS_KEYSTORE_PASSWORD", "jolt.http.tls.keystore.password"));
 
     public static JoltConfig of(Properties given, Map<String, String> environment) {
         Properties p = new Properties();
