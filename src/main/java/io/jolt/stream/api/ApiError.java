@@ -9,6 +9,8 @@ import io.jolt.stream.protocol.json.JsonOut;
  */
 public final class ApiError extends RuntimeException {
     public enum Code {
+        /** Refused by the HTTP server before routing: an ambiguous or badly encoded URI, a malformed header. */
+        BAD_REQUEST(400),
         PATH_NOT_CANONICAL(400),
         PREFIX_NOT_CANONICAL(400),
         BAD_PARAMETER(400),

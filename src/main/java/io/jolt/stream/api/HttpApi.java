@@ -45,6 +45,7 @@ public final class HttpApi implements AutoCloseable {
             config.showJavalinBanner = false;
             config.http.maxRequestSize = RecordsEndpoint.MAX_BODY_BYTES;
             config.useVirtualThreads = false;
+            config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
             tls.ifPresent(t -> config.jetty.addConnector((server, http) -> t.connector(server, http, self.host(), self.port())));
         });
         errors();

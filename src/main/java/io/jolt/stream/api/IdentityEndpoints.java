@@ -66,7 +66,7 @@ final class IdentityEndpoints {
             throw new ApiError(ApiError.Code.PREFIX_NOT_CANONICAL, "not a canonical prefix: " + prefix);
         }
         int limit = intParam(ctx, "limit", 100, 1, 1000);
-        String token = ctx.queryParam("page_token");
+        String token = Optional.ofNullable(ctx.queryParam("page_token")).filter(t -> !t.isEmpty()).orElse(null); // page_token= : the first page
         IdentityStoreView.AppendPage page;
         try {
             page = queries.enumerate(identity, prefix, limit, token);

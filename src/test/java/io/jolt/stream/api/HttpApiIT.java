@@ -185,6 +185,10 @@ class HttpApiIT {
         assertThat(get(a, "/v1/identities/" + id + "/enumerate?page_token=zz").body().get("error").get("code").asText())
                 .isEqualTo("bad_page_token");
         assertThat(get(a, "/v1/identities/" + id + "/enumerate?limit=0").status()).isEqualTo(400);
+        // Found by HttpEdgesFuzzIT (both once answered 500):
+        assertThat(get(a, "/v1/identities/" + id + "/enumerate?page_token=").status()).as("an empty token: the first page").isEqualTo(200);
+        assertThat(get(a, "/v1/identities/" + id + "/enumerate?page_token=ffff").body().get("error").get("code").asText())
+                .isEqualTo("bad_page_token");
     }
 
     @Test

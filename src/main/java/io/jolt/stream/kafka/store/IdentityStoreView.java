@@ -117,12 +117,24 @@ public class IdentityStoreView {
      *
      * @throws IllegalArgumentException for a prefix that is not canonical or a token of another identity
      */
+    /** The first key after the one a page token names (the last key of the page before). */
+    private static Bytes after(String pageToken) {
+        if (pageToken.isEmpty()) {
+            throw new IllegalArgumentException("an empty page token");
+        }
+        try {
+            return Bytes.increment(Bytes.wrap(Hex.decode(pageToken, pageToken.length() / 2)));
+        } catch (IndexOutOfBoundsException e) { // a key of 0xff bytes only: no key follows it, and none of ours is one
+            throw new IllegalArgumentException("not a page token: " + pageToken);
+        }
+    }
+
     public AppendPage appends(String identity, String prefix, int limit, String pageToken) {
         if (!JoltPath.isPrefix(prefix)) {
             throw new IllegalArgumentException("not a canonical prefix: " + prefix);
         }
         Bytes scanPrefix = Keys.appendPrefix(identity, prefix);
-        Bytes from = pageToken == null ? scanPrefix : Bytes.increment(Bytes.wrap(Hex.decode(pageToken, pageToken.length() / 2)));
+        Bytes from = pageToken == null ? scanPrefix : after(pageToken);
         if (pageToken != null && !startsWith(from.get(), Keys.identity(identity).get())) {
             throw new IllegalArgumentException("page token does not belong to this identity");
         }
