@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             DemoCommand.class,
             BenchCommand.class,
+            SoakCommand.class,
             SyncCommand.class,
             ReplayCommand.class,
             CommandLine.HelpCommand.class

@@ -27,6 +27,16 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
         }
     }
 
+    /**
+     * The instance's RocksDB memory now: the shared cache's usage (blocks, index and filter
+     * blocks, and the memtables charged to it) and its pinned part; zero before any store opened.
+     */
+    public static synchronized Usage usage() {
+        return cache == null ? new Usage(0, 0) : new Usage(cache.getUsage(), cache.getPinnedUsage());
+    }
+
+    public record Usage(long cacheBytes, long pinnedBytes) {}
+
     @Override
     public void setConfig(String storeName, Options options, Map<String, Object> configs) {
         initialise(configs);

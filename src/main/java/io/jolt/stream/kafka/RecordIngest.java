@@ -131,6 +131,11 @@ public final class RecordIngest implements AutoCloseable {
         return producer.send(record);
     }
 
+    /** Sends without waiting; {@code acknowledged} hears the broker's answer (on the producer's I/O thread). */
+    public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, org.apache.kafka.clients.producer.Callback acknowledged) {
+        return producer.send(record, acknowledged);
+    }
+
     public void flush() {
         producer.flush();
     }

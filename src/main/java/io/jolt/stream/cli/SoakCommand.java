@@ -1,0 +1,100 @@
+package io.jolt.stream.cli;
+
+import io.jolt.stream.archive.KafkaBolt;
+import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.JoltService;
+import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.kafka.TopicGuard;
+import io.jolt.stream.kafka.TopicReader;
+import io.jolt.stream.kafka.TopicSchemas;
+import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "soak", mixinStandardHelpOptions = true,
+        description = {"Offered load at a fixed rate for a number of minutes (fresh identities all along) through a real broker and the",
+            "service, with the heap's live set, the process's resident memory, RocksDB's memory and the consumer lag sampled every",
+            "few seconds; prints each sample and, at the end, each one's slope after the warm-up. A leak is a slope that stays positive."})
+final class SoakCommand implements Callable<Integer> {
+    @Option(names = "--minutes", defaultValue = "20", description = "How long to offer load (default ${DEFAULT-VALUE}).")
+    double minutes;
+
+    @Option(names = "--rate", defaultValue = "2000", description = "Input records per second offered (default ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--sample-seconds", defaultValue = "10", description = "Seconds between samples (default ${DEFAULT-VALUE}).")
+    double sampleSeconds;
+
+    @Option(names = "--warm-up-minutes", defaultValue = "2", description = "Minutes left out of the slopes (default ${DEFAULT-VALUE}).")
+    double warmUpMinutes;
+
+    @Option(names = "--threads", description = "Stream threads (default: the machine's cores).")
+    Integer threads;
+
+    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of every topic (default ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "An empty Kafka cluster to use instead of a fresh local broker.")
+    String bootstrap;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String applicationId = "jolt-soak-" + System.currentTimeMillis();
+        try (LocalStack stack = LocalStack.start("soak", bootstrap, err)) {
+            Path stateDir = Files.createDirectories(LocalBroker.home().resolve("target/soak-state").resolve(applicationId));
+            JoltConfig config = LocalRuns.config(stack.bootstrap(), applicationId, stateDir, partitions, threads);
+            try (Admin admin = Admin.create(config.adminProperties())) {
+                TopicGuard.ensure(admin, Topics.load(partitions, null));
+            }
+            InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
+            JoltService<KafkaBolt> service = stack.open(JoltService.start(config, registry,
+                    () -> new KafkaBolt(config.boltProducerProperties(), registry)));
+            service.awaitRunning(Duration.ofMinutes(2));
+            RecordIngest ingest = stack.open(new RecordIngest(stack.bootstrap(), registry));
+            out.printf("jolt soak: %,.0f records/s offered for %.1f min (fresh identities, %d per chunk), %d partitions, a sample every %.0f s%n",
+                    rate, minutes, SoakFeed.CHUNK_IDENTITIES, partitions, sampleSeconds);
+            return soak(applicationId, stack, ingest, out);
+        }
+    }
+
+    private int soak(String applicationId, LocalStack stack, RecordIngest ingest, PrintWriter out) throws Exception {
+        List<SoakSample> samples = new ArrayList<>();
+        long start = System.nanoTime();
+        try (SoakFeed feed = new SoakFeed(ingest, rate).start(); TopicReader reader = new TopicReader(stack.bootstrap())) {
+            SoakReport.header(out);
+            double elapsed = 0;
+            while (elapsed < minutes && feed.failure() == null) {
+                Thread.sleep((long) (sampleSeconds * 1000));
+                elapsed = (System.nanoTime() - start) / 60e9;
+                TopicReader.Progress progress = reader.progress(applicationId);
+                SoakSample sample = SoakSample.now(elapsed, progress.total(), progress.processed());
+                samples.add(sample);
+                SoakReport.line(out, sample);
+            }
+            SoakReport.slopes(out, samples, warmUpMinutes);
+            SoakSample last = samples.get(samples.size() - 1);
+            out.printf("offered %,.0f records/s; sent %,d (%,d sent again after a refusal), processed %,.0f records/s on average%n", rate,
+                    feed.sent(), feed.resent(), last.processed() / (last.minutes() * 60));
+            if (feed.failure() != null) {
+                out.println("jolt soak: stopped early, a record could not be produced twice: " + feed.failure());
+                return 1;
+            }
+        }
+        return 0;
+    }
+}
