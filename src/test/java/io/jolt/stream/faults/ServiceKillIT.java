@@ -20,29 +20,32 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * kill -9 of the service, again and again, mid-stream: a forked {@code jolt run} is killed with
  * SIGKILL while it processes, three times on its state dir and once more after the state dir
- * was wiped (the stores come back from their changelogs), and then runs to the end. The outputs
+ * was wiped (more often in the longer variant, {@code -Pfaults-long}) (the stores come back from their changelogs), and then runs to the end. The outputs
  * are those of a run that never crashed: nothing lost, nothing doubled.
  */
 @ExtendWith(RealKafka.class)
 class ServiceKillIT {
     static final String APPLICATION = "jolt-it-kill9";
+    /** The longer variant (mvn verify -Pfaults-long) kills more often, on more identities. */
+    static final int KILLS = Integer.getInteger("jolt.faults.kills", 4);
+    static final int IDENTITIES = Integer.getInteger("jolt.faults.identities", 500);
 
     @Test
-    void killedWithSigkillFourTimesMidStreamTheServiceEndsAsIfNeverKilled(KafkaBroker broker) throws Exception {
+    void killedWithSigkillAgainAndAgainMidStreamTheServiceEndsAsIfNeverKilled(KafkaBroker broker) throws Exception {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
         try (var admin = broker.admin()) {
             TopicGuard.ensure(admin, Topics.load(4, null));
         }
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
-        FaultScenario scenario = FaultScenario.generate(500, 5, 14);
+        FaultScenario scenario = FaultScenario.generate(IDENTITIES, KILLS + 1, 14);
         Path stateDir = StreamHarness.tempStateDir("kill9");
         ForkedService.Settings settings = ForkedService.settings(broker.bootstrapServers(), APPLICATION, stateDir, 4)
                 .with(Map.of("session.timeout.ms", "6000", "num.stream.threads", "2"));
 
         long inFlightAtKills = 0;
-        for (int round = 0; round < 4; round++) {
-            if (round == 3) {
+        for (int round = 0; round < KILLS; round++) {
+            if (round == KILLS - 1) {
                 settings = settings.onStateDir(StreamHarness.tempStateDir("kill9-wiped"));
             }
             long before = Faults.progress(broker.bootstrapServers(), APPLICATION).processed();
@@ -56,12 +59,13 @@ class ServiceKillIT {
             inFlightAtKills += inFlight;
         }
         ForkedService last = ForkedService.start("kill9-last", settings).awaitRunning(Duration.ofSeconds(120));
-        scenario.produce(harness, registry, 4);
+        scenario.produce(harness, registry, KILLS);
         harness.awaitProcessed(APPLICATION, Duration.ofSeconds(180));
         last.stop();
 
         OutputAudit audit = OutputAudit.of(harness, registry, scenario.records()).assertClean();
         assertThat(audit.undecodable()).as("each undecodable record rejected once").isEqualTo(scenario.poisonRecords());
-        System.out.println("[kill -9] " + audit.row("service kill -9 ×4 (3 on its state dir, 1 wiped)", inFlightAtKills));
+        System.out.println("[kill -9] " + audit.row("service kill -9 ×" + KILLS + " (" + (KILLS - 1) + " on its state dir, 1 wiped)",
+                inFlightAtKills));
     }
 }
