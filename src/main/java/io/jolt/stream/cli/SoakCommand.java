@@ -68,11 +68,11 @@ final class SoakCommand implements Callable<Integer> {
             RecordIngest ingest = stack.open(new RecordIngest(stack.bootstrap(), registry));
             out.printf("jolt soak: %,.0f records/s offered for %.1f min (fresh identities, %d per chunk), %d partitions, a sample every %.0f s%n",
                     rate, minutes, SoakFeed.CHUNK_IDENTITIES, partitions, sampleSeconds);
-            return soak(applicationId, stack, ingest, out);
+            return soak(applicationId, stack, ingest, stateDir, out);
         }
     }
 
-    private int soak(String applicationId, LocalStack stack, RecordIngest ingest, PrintWriter out) throws Exception {
+    private int soak(String applicationId, LocalStack stack, RecordIngest ingest, Path stateDir, PrintWriter out) throws Exception {
         List<SoakSample> samples = new ArrayList<>();
         long start = System.nanoTime();
         try (SoakFeed feed = new SoakFeed(ingest, rate).start(); TopicReader reader = new TopicReader(stack.bootstrap())) {
@@ -82,7 +82,7 @@ final class SoakCommand implements Callable<Integer> {
                 Thread.sleep((long) (sampleSeconds * 1000));
                 elapsed = (System.nanoTime() - start) / 60e9;
                 TopicReader.Progress progress = reader.progress(applicationId);
-                SoakSample sample = SoakSample.now(elapsed, progress.total(), progress.processed());
+                SoakSample sample = SoakSample.now(elapsed, progress.total(), progress.processed(), stateDir);
                 samples.add(sample);
                 SoakReport.line(out, sample);
             }

@@ -11,13 +11,14 @@ final class SoakReport {
     private SoakReport() {}
 
     static void header(PrintWriter out) {
-        out.printf("%8s %10s %14s %10s %12s %12s%n", "minute", "heap live", "resident", "rocksdb", "lag", "processed");
+        out.printf("%8s %10s %14s %10s %10s %12s %12s %12s%n", "minute", "heap live", "resident", "rocksdb", "pinned", "state disk", "lag",
+                "processed");
         out.flush();
     }
 
     static void line(PrintWriter out, SoakSample s) {
-        out.printf("%8.2f %7.0f MB %11.0f MB %7.0f MB %,12d %,12d%n", s.minutes(), s.heapAfterGcBytes() / MB, s.residentBytes() / MB,
-                s.rocksDbBytes() / MB, s.lag(), s.processed());
+        out.printf("%8.2f %7.0f MB %11.0f MB %7.0f MB %7.0f MB %9.0f MB %,12d %,12d%n", s.minutes(), s.heapAfterGcBytes() / MB,
+                s.residentBytes() / MB, s.rocksDbBytes() / MB, s.rocksDbPinnedBytes() / MB, s.stateBytes() / MB, s.lag(), s.processed());
         out.flush();
     }
 
@@ -29,8 +30,9 @@ final class SoakReport {
             return;
         }
         out.printf("slope after the first %.1f min (%d samples): heap live %+.2f MB/min, resident %+.2f MB/min, rocksdb %+.2f MB/min, "
-                        + "lag %+,.0f records/min%n", warmUpMinutes, steady.size(), slope(steady, s -> s.heapAfterGcBytes() / MB),
-                slope(steady, s -> s.residentBytes() / MB), slope(steady, s -> s.rocksDbBytes() / MB), slope(steady, SoakSample::lag));
+                        + "state on disk %+.1f MB/min, lag %+,.0f records/min%n", warmUpMinutes, steady.size(), slope(steady, s -> s.heapAfterGcBytes() / MB),
+                slope(steady, s -> s.residentBytes() / MB), slope(steady, s -> s.rocksDbBytes() / MB), slope(steady, s -> s.stateBytes() / MB),
+                slope(steady, SoakSample::lag));
     }
 
     /** The least-squares slope of y over minutes. */

@@ -49,14 +49,14 @@ final class IdentityOutputs {
             forward(JoltTopology.STATE_SINK, OutputRecords.stateKey(identity, path), now);
         }
         if (after != null && !after.conflicts().isEmpty() && !conflictHashes(before).equals(conflictHashes(after))) {
-            conflict(identity, OutputRecords.concurrentHeads(identity, after));
+            conflict(identity, OutputRecords.concurrentHeads(identity, after, timestamp));
         }
     }
 
     /** Equivocation evidence, once per device, sequence and number of entries. */
     void equivocation(String identity, Equivocation evidence) {
         if (store.firstReport(identity, evidence)) {
-            conflict(identity, OutputRecords.equivocation(identity, evidence));
+            conflict(identity, OutputRecords.equivocation(identity, evidence, timestamp));
         }
     }
 

@@ -4,6 +4,7 @@ import io.jolt.stream.avro.Compaction;
 import io.jolt.stream.avro.CompactionCause;
 import io.jolt.stream.avro.ConflictEvent;
 import io.jolt.stream.avro.ConflictKind;
+import io.jolt.stream.avro.ConflictHead;
 import io.jolt.stream.avro.HeadRef;
 import io.jolt.stream.avro.PathState;
 import io.jolt.stream.avro.RejectedRecord;
@@ -15,9 +16,11 @@ import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Equivocation;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Head;
+import io.jolt.stream.protocol.Operation;
 import io.jolt.stream.protocol.Rejection;
 import io.jolt.stream.protocol.SingletonState;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.List;
 
 /** Builds the Avro values of the output topics from protocol values. */
@@ -41,14 +44,23 @@ final class OutputRecords {
         return new HeadRef(head.deviceId(), head.deviceSequence(), AvroRecords.hash32(head.entryHash()));
     }
 
-    static ConflictEvent concurrentHeads(String identity, SingletonState state) {
+    static ConflictEvent concurrentHeads(String identity, SingletonState state, long eventTime) {
         List<HeadRef> losers = state.conflicts().stream().map(e -> head(Head.of(e))).toList();
-        return new ConflictEvent(identity, ConflictKind.CONCURRENT_HEADS, state.path(), head(state.head()), losers, null, null, List.of());
+        return new ConflictEvent(identity, ConflictKind.CONCURRENT_HEADS, state.path(), head(state.head()), losers, null, null, List.of(),
+                Instant.ofEpochMilli(eventTime), state.clockSensitive(), conflictHead(state.current()),
+                state.conflicts().stream().map(OutputRecords::conflictHead).toList());
     }
 
-    static ConflictEvent equivocation(String identity, Equivocation evidence) {
+    static ConflictEvent equivocation(String identity, Equivocation evidence, long eventTime) {
         return new ConflictEvent(identity, ConflictKind.EQUIVOCATION, null, null, List.of(), evidence.deviceId(),
-                evidence.deviceSequence(), evidence.entryHashes().stream().map(AvroRecords::hash32).toList());
+                evidence.deviceSequence(), evidence.entryHashes().stream().map(AvroRecords::hash32).toList(), Instant.ofEpochMilli(eventTime),
+                false, null, List.of());
+    }
+
+    private static ConflictHead conflictHead(Entry head) {
+        boolean tombstone = head.body().operation() instanceof Operation.TombstonePath;
+        return new ConflictHead(head.deviceId(), head.sequence(), AvroRecords.hash32(head.hash()), tombstone ? PathState.TOMBSTONED : PathState.PRESENT,
+                SingletonState.contentIdOf(head), head.body().createdAt());
     }
 
     static RejectedRecord rejected(String identity, Rejection row, Source source) {

@@ -30,10 +30,10 @@ class SoakSmokeIT {
         assertThat(soak.exitValue()).as(out).isZero();
 
         assertThat(out).contains("jolt soak: 500 records/s offered for 0.5 min");
-        assertThat(Pattern.compile("(?m)^\\s+\\d+\\.\\d\\d\\s+\\d+ MB\\s+\\d+ MB\\s+\\d+ MB\\s+[\\d,]+\\s+[\\d,]+$").matcher(out).results().count())
+        assertThat(Pattern.compile("(?m)^\\s+\\d+\\.\\d\\d\\s+\\d+ MB\\s+\\d+ MB\\s+\\d+ MB\\s+\\d+ MB\\s+\\d+ MB\\s+[\\d,]+\\s+[\\d,]+$").matcher(out).results().count())
                 .as(out).isGreaterThanOrEqualTo(5);
         assertThat(out).containsPattern("slope after the first 0\\.1 min \\(\\d+ samples\\): heap live [+-]\\d+\\.\\d\\d MB/min, resident "
-                + "[+-]\\d+\\.\\d\\d MB/min, rocksdb [+-]\\d+\\.\\d\\d MB/min, lag [+-][\\d,]+ records/min");
+                + "[+-]\\d+\\.\\d\\d MB/min, rocksdb [+-]\\d+\\.\\d\\d MB/min, state on disk [+-]\\d+\\.\\d MB/min, lag [+-][\\d,]+ records/min");
         assertThat(out).containsPattern("sent [\\d,]+ \\(0 sent again after a refusal\\)");
     }
 }

@@ -65,6 +65,36 @@ class MergeRulesTest {
     }
 
     @Test
+    void aPathIsClockSensitiveWhenTheV1RuleWouldServeALoserWithALaterCreatedAt() {
+        Entry b0 = devB.set("/p", "b");
+        Entry a0 = devA.set("/p", "a"); // later clock, loses under §6 (dev_a < dev_b), wins under v1
+        SingletonState p = singleton(alice.merge(authorizeA, authorizeB, a0, b0), "/p");
+        assertThat(p.v1Winner()).isEqualTo(a0);
+        assertThat(p.clockSensitive()).isTrue();
+    }
+
+    @Test
+    void aPathIsNotClockSensitiveWhenBothRulesAgreeOrThereIsNoConflict() {
+        Entry a0 = devA.set("/p", "a");
+        Entry b0 = devB.set("/p", "b"); // wins under §6 and, written later, under v1 too
+        SingletonState p = singleton(alice.merge(authorizeA, authorizeB, a0, b0), "/p");
+        assertThat(p.current()).isEqualTo(b0);
+        assertThat(p.clockSensitive()).isFalse();
+
+        Entry alone = devA.set("/q", "only");
+        assertThat(singleton(alice.merge(authorizeA, authorizeB, a0, b0, alone), "/q").clockSensitive()).isFalse();
+    }
+
+    @Test
+    void equalClocksFallBackToTheSameTupleSoTheRulesAgree() {
+        Entry a0 = devA.writeAt(7, new Operation.SetPath("/p", TestIdentity.cid("a"), Operation.Mode.SINGLETON));
+        Entry b0 = devB.writeAt(7, new Operation.SetPath("/p", TestIdentity.cid("b"), Operation.Mode.SINGLETON));
+        SingletonState p = singleton(alice.merge(authorizeA, authorizeB, a0, b0), "/p");
+        assertThat(p.v1Winner()).isEqualTo(p.current());
+        assertThat(p.clockSensitive()).isFalse();
+    }
+
+    @Test
     void anObservedHeadIsSupersededEvenAcrossDevices() {
         Entry b0 = devB.set("/p", "b");
         Entry a0 = devA.set("/p", "a", b0.hash());
