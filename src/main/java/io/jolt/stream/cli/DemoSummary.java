@@ -76,8 +76,10 @@ final class DemoSummary {
         }
         s.put("verifier", Signatures.verifier().name());
         s.set("state", state(reader, registry));
-        s.set("conflicts", counts(reader.values(Topics.CONFLICTS, registry, ConflictEvent.getClassSchema()),
-                (ConflictEvent c) -> c.getKind() == ConflictKind.EQUIVOCATION ? "equivocations" : "concurrent_head_events"));
+        List<ConflictEvent> conflicts = reader.values(Topics.CONFLICTS, registry, ConflictEvent.getClassSchema());
+        ObjectNode conflictCounts = counts(conflicts, (ConflictEvent c) -> c.getKind() == ConflictKind.EQUIVOCATION ? "equivocations" : "concurrent_head_events");
+        conflictCounts.put("clock_sensitive_events", conflicts.stream().filter(ConflictEvent::getClockSensitive).count());
+        s.set("conflicts", conflictCounts);
         s.set("rejected_events", rejectedEvents(reader.<RejectedRecord>values(Topics.REJECTED, registry, RejectedRecord.getClassSchema())));
         s.set("compactions", counts(reader.values(Topics.COMPACTIONS, registry, Compaction.getClassSchema()),
                 (Compaction c) -> c.getCause().name().toLowerCase(Locale.ROOT)));

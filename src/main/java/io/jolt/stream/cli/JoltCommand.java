@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             BenchCommand.class,
             SoakCommand.class,
+            ConflictsCommand.class,
             SyncCommand.class,
             ReplayCommand.class,
             CommandLine.HelpCommand.class

@@ -77,6 +77,46 @@ public final class TopicReader implements AutoCloseable {
         return count;
     }
 
+    /**
+     * Reads the committed records of a topic whose timestamps fall in {@code [since, until)}: each
+     * partition from its first record at or after {@code since} (the time index's lookup) up to
+     * the end offsets it had when the read began. {@code progress} hears (read, to read).
+     */
+    public static long readTimeRange(String bootstrap, String topic, long since, long until, BiConsumer<Long, Long> progress,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        Properties p = new Properties();
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        long read = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            consumer.assign(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> query = new java.util.HashMap<>();
+            partitions.forEach(tp -> query.put(tp, since));
+            long total = 0;
+            for (var e : consumer.offsetsForTimes(query).entrySet()) {
+                long start = e.getValue() == null ? ends.get(e.getKey()) : e.getValue().offset();
+                consumer.seek(e.getKey(), start);
+                total += ends.get(e.getKey()) - start;
+            }
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.offset() < ends.get(new TopicPartition(record.topic(), record.partition()))) {
+                        read++;
+                        if (record.timestamp() >= since && record.timestamp() < until) {
+                            each.accept(record);
+                        }
+                    }
+                }
+                progress.accept(Math.min(read, total), total);
+            }
+        }
+        return read;
+    }
+
     /** Every committed value of a topic whose values are Avro records of {@code schema} in the wire format, up to its current end. */
     public <V extends SpecificRecord> List<V> values(String topic, SchemaRegistry registry, Schema schema) {
         List<V> out = new ArrayList<>();

@@ -40,4 +40,10 @@ public final class JoltPath {
         String path = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
         return isCanonical(path);
     }
+
+    /** The first segment of a canonical path, as a prefix: {@code /notes} for {@code /notes/1}, the path itself for {@code /profile}. */
+    public static String firstSegment(String path) {
+        int next = path.indexOf('/', 1);
+        return next < 0 ? path : path.substring(0, next);
+    }
 }

@@ -81,7 +81,12 @@ final class IdentityScript {
         return counts;
     }
 
+    private static final long CLOCK_AHEAD_MS = 300_000;
+
     private void authorizeDevices() {
+        if (index % 7 == 2) {
+            count("clock_ahead_devices");
+        }
         for (int d = 0; d < shape.devices(); d++) {
             String deviceId = "dev_" + (char) ('a' + d);
             SigningKey key = Workload.key(shape.seed(), index, deviceId);
@@ -114,7 +119,7 @@ final class IdentityScript {
             }
             count("singleton_sets");
         }
-        DeviceWriter.Written w = writer.write(keys.get(d), op, ++time, observed);
+        DeviceWriter.Written w = writer.write(keys.get(d), op, ++time + clockSkew(d), observed);
         writers.set(d, w.next());
         entries.add(w.entry());
         if (op.isSingletonCandidate()) {
@@ -125,10 +130,19 @@ final class IdentityScript {
         }
     }
 
+    /**
+     * One identity in seven has a first device whose clock runs five minutes ahead, as real
+     * devices' clocks do: where it loses a conflict under PROTOCOL §6, RFC-0003's v1 rule
+     * (created_at first) would have made it win, and the conflict is clock sensitive.
+     */
+    private long clockSkew(int d) {
+        return d == 0 && index % 7 == 2 ? CLOCK_AHEAD_MS : 0;
+    }
+
     /** The same device signs a second entry at this sequence from a stale copy of its writer: a fork. */
     private void fork(DeviceWriter stale, int d, int step) {
         DeviceWriter.Written fork = stale.write(keys.get(d), new Operation.SetPath("/profile", Workload.cid(identity, 99, step),
-                Operation.Mode.SINGLETON), ++time, List.of());
+                Operation.Mode.SINGLETON), ++time + clockSkew(d), List.of());
         entries.add(fork.entry());
         count("forked_entries");
     }
