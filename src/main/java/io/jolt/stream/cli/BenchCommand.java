@@ -7,23 +7,18 @@ import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.ProcessorMetrics;
 import io.jolt.stream.kafka.RecordIngest;
-import io.jolt.stream.kafka.TopicGuard;
 import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.PublicKey;
 import io.jolt.stream.protocol.Signatures;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,14 +43,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--entries-per-device", defaultValue = "10", description = "Entries per device (default ${DEFAULT-VALUE}).")
     int entriesPerDevice;
 
-    @Option(names = "--threads", description = "Stream threads, and verify threads for the crypto limit (default: the machine's cores).")
-    Integer threads;
-
-    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of every topic (default ${DEFAULT-VALUE}).")
-    int partitions;
-
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "An empty Kafka cluster to use instead of a fresh local broker.")
-    String bootstrap;
+    @CommandLine.Mixin
+    LocalRunOptions local;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -63,7 +52,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        int streamThreads = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        int streamThreads = local.streamThreads();
         int perIdentity = devices * entriesPerDevice;
         int identities = Math.max(1, (int) Math.ceil(entries / (double) perIdentity));
         Workload.Generated workload = LocalRuns.generate(new Workload.Shape(identities, devices, entriesPerDevice, 11), err);
@@ -78,7 +67,7 @@ final class BenchCommand implements Callable<Integer> {
         // The first measurement runs after an untimed 5 s, so that the JIT has compiled the verify loop (C2 takes seconds).
         double bouncyCastleBefore = bouncyCastle.measure(streamThreads, Duration.ofSeconds(5), Duration.ofSeconds(5));
         Optional<Double> libsodiumBefore = libsodium.map(r -> measure(r, streamThreads, Duration.ofSeconds(2)));
-        try (LocalStack stack = LocalStack.start("bench", bootstrap, err)) {
+        try (LocalStack stack = LocalStack.start("bench", local.bootstrap, err)) {
             Run run = runService(stack, workload, warmUp, streamThreads, err);
             // Measured again once the service has stopped, and averaged: the machine's speed drifts within a run.
             err.println("bench: measuring the raw verify rates again ...");
@@ -86,7 +75,7 @@ final class BenchCommand implements Callable<Integer> {
                     bouncyCastle.measure(streamThreads, Duration.ZERO, Duration.ofSeconds(5)));
             BenchResult.RawRates libsodiumRates = libsodium.map(r -> new BenchResult.RawRates(libsodiumBefore.get(),
                     measure(r, streamThreads, Duration.ZERO))).orElse(null);
-            BenchResult.Shape shape = new BenchResult.Shape(workload.entries().size(), identities, devices, streamThreads, partitions);
+            BenchResult.Shape shape = new BenchResult.Shape(workload.entries().size(), identities, devices, streamThreads, local.partitions);
             BenchResult.WarmUp warmedUp = warmUp == null ? null : new BenchResult.WarmUp(warmUp.entries().size(), run.warmUpSeconds());
             new BenchResult(shape, verifier, warmedUp, run.timed(), bouncyCastleRates, libsodiumRates).print(spec.commandLine().getOut());
         }
@@ -122,11 +111,7 @@ final class BenchCommand implements Callable<Integer> {
     private Run runService(LocalStack stack, Workload.Generated workload, Workload.Generated warmUp, int streamThreads,
             PrintWriter err) throws Exception {
         String applicationId = "jolt-bench-" + System.currentTimeMillis();
-        Path stateDir = Files.createDirectories(LocalBroker.home().resolve("target/bench-state").resolve(applicationId));
-        JoltConfig config = LocalRuns.config(stack.bootstrap(), applicationId, stateDir, partitions, streamThreads);
-        try (Admin admin = Admin.create(config.adminProperties())) {
-            TopicGuard.ensure(admin, Topics.load(partitions, null));
-        }
+        JoltConfig config = LocalRuns.prepare(stack, applicationId, "target/bench-state", local.partitions, streamThreads);
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         Produced produced = produce(stack, registry, warmUp, workload, err);
         long warmUpRecords = produced.warmUp();

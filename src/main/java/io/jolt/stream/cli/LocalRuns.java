@@ -2,9 +2,12 @@ package io.jolt.stream.cli;
 
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.kafka.TopicGuard;
 import io.jolt.stream.kafka.TopicReader;
+import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +16,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.streams.StreamsConfig;
@@ -42,6 +46,19 @@ final class LocalRuns {
             p.setProperty(StreamsConfig.NUM_STREAM_THREADS_CONFIG, String.valueOf(streamThreads));
         }
         return JoltConfig.of(p, System.getenv());
+    }
+
+    /**
+     * A local run's configuration with its own state dir under {@code stateRoot} (relative to the
+     * checkout), and the topics of topology/topics.yaml created on the stack's cluster.
+     */
+    static JoltConfig prepare(LocalStack stack, String applicationId, String stateRoot, int partitions, int streamThreads) throws Exception {
+        Path stateDir = Files.createDirectories(LocalBroker.home().resolve(stateRoot).resolve(applicationId));
+        JoltConfig config = config(stack.bootstrap(), applicationId, stateDir, partitions, streamThreads);
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            TopicGuard.ensure(admin, Topics.load(partitions, null));
+        }
+        return config;
     }
 
     /** Attempts at producing a record before the run gives up on it. */

@@ -4,19 +4,15 @@ import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.RecordIngest;
-import io.jolt.stream.kafka.TopicGuard;
 import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,14 +34,8 @@ final class SoakCommand implements Callable<Integer> {
     @Option(names = "--warm-up-minutes", defaultValue = "2", description = "Minutes left out of the slopes (default ${DEFAULT-VALUE}).")
     double warmUpMinutes;
 
-    @Option(names = "--threads", description = "Stream threads (default: the machine's cores).")
-    Integer threads;
-
-    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of every topic (default ${DEFAULT-VALUE}).")
-    int partitions;
-
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "An empty Kafka cluster to use instead of a fresh local broker.")
-    String bootstrap;
+    @CommandLine.Mixin
+    LocalRunOptions local;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -55,19 +45,16 @@ final class SoakCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String applicationId = "jolt-soak-" + System.currentTimeMillis();
-        try (LocalStack stack = LocalStack.start("soak", bootstrap, err)) {
-            Path stateDir = Files.createDirectories(LocalBroker.home().resolve("target/soak-state").resolve(applicationId));
-            JoltConfig config = LocalRuns.config(stack.bootstrap(), applicationId, stateDir, partitions, threads);
-            try (Admin admin = Admin.create(config.adminProperties())) {
-                TopicGuard.ensure(admin, Topics.load(partitions, null));
-            }
+        try (LocalStack stack = LocalStack.start("soak", local.bootstrap, err)) {
+            JoltConfig config = LocalRuns.prepare(stack, applicationId, "target/soak-state", local.partitions, local.streamThreads());
+            Path stateDir = Path.of(config.get("state.dir"));
             InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
             JoltService<KafkaBolt> service = stack.open(JoltService.start(config, registry,
                     () -> new KafkaBolt(config.boltProducerProperties(), registry)));
             service.awaitRunning(Duration.ofMinutes(2));
             RecordIngest ingest = stack.open(new RecordIngest(stack.bootstrap(), registry));
             out.printf("jolt soak: %,.0f records/s offered for %.1f min (fresh identities, %d per chunk), %d partitions, a sample every %.0f s%n",
-                    rate, minutes, SoakFeed.CHUNK_IDENTITIES, partitions, sampleSeconds);
+                    rate, minutes, SoakFeed.CHUNK_IDENTITIES, local.partitions, sampleSeconds);
             return soak(applicationId, stack, ingest, stateDir, out);
         }
     }
