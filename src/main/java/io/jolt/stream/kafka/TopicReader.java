@@ -2,6 +2,7 @@ package io.jolt.stream.kafka;
 
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -52,6 +54,21 @@ public final class TopicReader implements AutoCloseable {
      */
     public static <K, V> long readToEnd(String bootstrap, String topic, Deserializer<K> keys, Deserializer<V> values, Duration timeout,
             Consumer<ConsumerRecord<K, V>> each) {
+        return readToEnd(bootstrap, topic, null, keys, values, timeout, each);
+    }
+
+    /**
+     * The same, for the one partition the default partitioner sends {@code key} to (murmur2 of the
+     * key's UTF-8 bytes, as every producer of ours partitions): the records of one key, read in
+     * time proportional to its partition, not to the topic.
+     */
+    public static <K, V> long readKeyToEnd(String bootstrap, String topic, String key, Deserializer<K> keys, Deserializer<V> values,
+            Duration timeout, Consumer<ConsumerRecord<K, V>> each) {
+        return readToEnd(bootstrap, topic, key, keys, values, timeout, each);
+    }
+
+    private static <K, V> long readToEnd(String bootstrap, String topic, String onlyKey, Deserializer<K> keys, Deserializer<V> values,
+            Duration timeout, Consumer<ConsumerRecord<K, V>> each) {
         Properties p = new Properties();
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -60,6 +77,10 @@ public final class TopicReader implements AutoCloseable {
         try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(p, keys, values)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(i -> new TopicPartition(topic, i.partition())).toList();
+            if (onlyKey != null) {
+                int partition = BuiltInPartitioner.partitionForKey(onlyKey.getBytes(StandardCharsets.UTF_8), partitions.size());
+                partitions = List.of(new TopicPartition(topic, partition));
+            }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);

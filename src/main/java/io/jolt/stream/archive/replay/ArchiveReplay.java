@@ -11,9 +11,10 @@ import io.jolt.stream.protocol.Entry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-
 
 /**
  * A read-only reader of the bolt ({@code jolt.archive.v1}). It has a consumer and nothing else:
@@ -26,6 +27,7 @@ public final class ArchiveReplay {
 
     private final String bootstrap;
     private final SchemaRegistry registry;
+    private long read;
 
     public ArchiveReplay(String bootstrap, SchemaRegistry registry) {
         this.bootstrap = bootstrap;
@@ -36,17 +38,30 @@ public final class ArchiveReplay {
      * Every archived operation of {@code identity} (all when null) up to the archive's current end,
      * at or below {@code untilOffset} of its partition and {@code untilTimestamp} (each null: no bound).
      */
+    /** Archive records read so far (the cost of the replays: one identity's replay reads one partition). */
+    public long recordsRead() {
+        return read;
+    }
+
     public List<Archived> read(String identity, Long untilOffset, Long untilTimestamp) {
         List<Archived> out = new ArrayList<>();
         ConfluentAvroSerde<ArchiveRecord> serde = new ConfluentAvroSerde<>(registry, ArchiveRecord.getClassSchema());
-        TopicReader.readToEnd(bootstrap, Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(5), r -> {
+        Consumer<ConsumerRecord<String, byte[]>> each = r -> {
+            read++;
             boolean wanted = (identity == null || identity.equals(r.key()))
                     && (untilOffset == null || r.offset() <= untilOffset) && (untilTimestamp == null || r.timestamp() <= untilTimestamp);
             if (wanted) {
                 ArchiveRecord a = serde.deserialize(r.topic(), r.value());
                 out.add(new Archived(a.getKind(), a.getIdentity(), AvroRecords.entry(a.getEntry()), r.partition(), r.offset(), r.timestamp()));
             }
-        });
+        };
+        // One identity's operations are all on the partition its key maps to: only that one is read.
+        if (identity == null) {
+            TopicReader.readToEnd(bootstrap, Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(5), each);
+        } else {
+            TopicReader.readKeyToEnd(bootstrap, Topics.ARCHIVE, identity, new StringDeserializer(), new ByteArrayDeserializer(),
+                    Duration.ofMinutes(5), each);
+        }
         return out;
     }
 }
