@@ -7,6 +7,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.jolt.stream.kafka.IdentityQueries;
 import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.protocol.sync.SyncResponder;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -31,7 +32,7 @@ public final class HttpApi implements AutoCloseable {
     private final HttpAccess access;
     private final String scheme;
 
-    private HttpApi(KafkaStreams streams, RecordIngest ingest, HostInfo self, HttpAccess access, Optional<HttpTls> tls) {
+    private HttpApi(KafkaStreams streams, RecordIngest ingest, HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
         this.streams = streams;
         this.access = access;
         this.scheme = tls.isPresent() ? "https" : "http";
@@ -49,7 +50,7 @@ public final class HttpApi implements AutoCloseable {
             tls.ifPresent(t -> config.jetty.addConnector((server, http) -> t.connector(server, http, self.host(), self.port())));
         });
         errors();
-        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access));
+        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access, pages));
     }
 
     /**
@@ -57,8 +58,9 @@ public final class HttpApi implements AutoCloseable {
      * {@code jolt.http.tls.*} configure it, with writes and {@code /metrics} behind
      * {@code jolt.http.auth.*} when set.
      */
-    static HttpApi start(HostInfo self, KafkaStreams streams, RecordIngest ingest, HttpAccess access, Optional<HttpTls> tls) {
-        HttpApi api = new HttpApi(streams, ingest, self, access, tls);
+    static HttpApi start(HostInfo self, KafkaStreams streams, RecordIngest ingest, HttpAccess access, Optional<HttpTls> tls,
+            SyncResponder.Limits pages) {
+        HttpApi api = new HttpApi(streams, ingest, self, access, tls, pages);
         if (tls.isPresent()) {
             api.app.start();
         } else {

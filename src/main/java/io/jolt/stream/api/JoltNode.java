@@ -5,6 +5,7 @@ import io.jolt.stream.kafka.JoltConfig;
 import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.RecordIngest;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.protocol.sync.SyncResponder;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -45,11 +46,12 @@ public final class JoltNode implements AutoCloseable {
         // Read before anything starts, so that a wrong setting stops the start with its reason.
         HttpAccess access = HttpAccess.from(config::get);
         Optional<HttpTls> tls = HttpTls.from(config::get);
+        SyncResponder.Limits pages = config.syncLimits();
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
         JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry));
         RecordIngest ingest = new RecordIngest(withServer.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), registry);
-        HttpApi api = HttpApi.start(self, service.streams(), ingest, access, tls);
+        HttpApi api = HttpApi.start(self, service.streams(), ingest, access, tls, pages);
         JoltMeters.bindBolt(api.metrics(), service.bolt());
         return new JoltNode(service, ingest, api, self);
     }

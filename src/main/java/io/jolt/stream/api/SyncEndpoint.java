@@ -32,11 +32,13 @@ final class SyncEndpoint {
     private final IdentityQueries queries;
     private final RecordIngest ingest;
     private final Counter pushedUnreadable;
-    private final SyncResponder.Limits limits = SyncResponder.Limits.DEFAULT;
+    private final SyncResponder.Limits limits;
 
     private final HttpAccess access;
 
-    SyncEndpoint(OwnerRouting routing, IdentityQueries queries, RecordIngest ingest, MeterRegistry metrics, HttpAccess access) {
+    SyncEndpoint(OwnerRouting routing, IdentityQueries queries, RecordIngest ingest, MeterRegistry metrics, HttpAccess access,
+            SyncResponder.Limits limits) {
+        this.limits = limits;
         this.routing = routing;
         this.access = access;
         this.queries = queries;

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import io.jolt.stream.protocol.sync.SyncResponder;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -21,6 +22,8 @@ public final class JoltConfig {
     public static final String ROCKSDB_CACHE_BYTES = "jolt.rocksdb.cache.bytes";
     public static final String ROCKSDB_WRITE_BUFFER_BYTES = "jolt.rocksdb.write.buffer.bytes";
     public static final String HELD_MAX = "jolt.live.held.max";
+    public static final String SYNC_MAX_ENTRIES = "jolt.sync.max.entries";
+    public static final String SYNC_MAX_BYTES = "jolt.sync.max.bytes";
     public static final String SUPERSEDED_RETENTION_MS = "jolt.live.superseded.retention.ms";
     public static final String SWEEP_INTERVAL_MS = "jolt.live.sweep.interval.ms";
 
@@ -51,6 +54,8 @@ public final class JoltConfig {
             Map.entry("JOLT_TOPICS_PARTITIONS", TOPIC_PARTITIONS),
             Map.entry("JOLT_TOPICS_REPLICATION", TOPIC_REPLICATION),
             Map.entry("JOLT_LIVE_HELD_MAX", HELD_MAX),
+            Map.entry("JOLT_SYNC_MAX_ENTRIES", SYNC_MAX_ENTRIES),
+            Map.entry("JOLT_SYNC_MAX_BYTES", SYNC_MAX_BYTES),
             Map.entry("JOLT_LIVE_SUPERSEDED_RETENTION_MS", SUPERSEDED_RETENTION_MS),
             Map.entry("JOLT_LIVE_SWEEP_INTERVAL_MS", SWEEP_INTERVAL_MS),
             // Secrets are best kept out of the properties file.
@@ -85,6 +90,8 @@ public final class JoltConfig {
         p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(512L << 20));
         p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(256L << 20));
         p.putIfAbsent(HELD_MAX, String.valueOf(ForgettingPolicy.DEFAULT.heldMax()));
+        p.putIfAbsent(SYNC_MAX_ENTRIES, String.valueOf(SyncResponder.Limits.DEFAULT.maxEntries()));
+        p.putIfAbsent(SYNC_MAX_BYTES, String.valueOf(SyncResponder.Limits.DEFAULT.maxBytes()));
         p.putIfAbsent(SUPERSEDED_RETENTION_MS, "-1");
         p.putIfAbsent(SWEEP_INTERVAL_MS, String.valueOf(ForgettingPolicy.DEFAULT.sweepInterval().toMillis()));
         return new JoltConfig(p);
@@ -110,6 +117,17 @@ public final class JoltConfig {
         long retention = whole(SUPERSEDED_RETENTION_MS);
         return new ForgettingPolicy(whole(HELD_MAX), retention < 0 ? null : java.time.Duration.ofMillis(retention),
                 java.time.Duration.ofMillis(whole(SWEEP_INTERVAL_MS)));
+    }
+
+    /** How large a page of a sync answer may be: at most this many entries and bytes, then a continuation. */
+    public SyncResponder.Limits syncLimits() {
+        long entries = whole(SYNC_MAX_ENTRIES);
+        long bytes = whole(SYNC_MAX_BYTES);
+        if (entries < 1 || entries > Integer.MAX_VALUE || bytes < 1) {
+            throw new IllegalArgumentException(SYNC_MAX_ENTRIES + " and " + SYNC_MAX_BYTES + " must be at least 1 (an entry count up to "
+                    + Integer.MAX_VALUE + "), not " + entries + " and " + bytes);
+        }
+        return new SyncResponder.Limits((int) entries, bytes);
     }
 
     private long whole(String key) {

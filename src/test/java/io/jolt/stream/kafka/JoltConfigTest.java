@@ -56,4 +56,13 @@ class JoltConfigTest {
         assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_LIVE_SWEEP_INTERVAL_MS", "0")).forgetting())
                 .hasMessageContaining("jolt.live.sweep.interval.ms");
     }
+
+    @Test
+    void syncPagesAre256EntriesAndOneMebibyteUnlessConfigured() {
+        assertThat(JoltConfig.of(new Properties(), Map.of()).syncLimits()).isEqualTo(io.jolt.stream.protocol.sync.SyncResponder.Limits.DEFAULT);
+        assertThat(JoltConfig.of(new Properties(), Map.of("JOLT_SYNC_MAX_ENTRIES", "10", "JOLT_SYNC_MAX_BYTES", "65536")).syncLimits())
+                .isEqualTo(new io.jolt.stream.protocol.sync.SyncResponder.Limits(10, 65536));
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_SYNC_MAX_ENTRIES", "0")).syncLimits())
+                .hasMessageContaining("jolt.sync.max.entries").hasMessageContaining("at least 1");
+    }
 }

@@ -27,6 +27,12 @@ public final class SyncResponder {
     /** Page bounds (defaults 256 entries, 1 MiB). */
     public record Limits(int maxEntries, long maxBytes) {
         public static final Limits DEFAULT = new Limits(256, 1L << 20);
+
+        public Limits {
+            if (maxEntries < 1 || maxBytes < 1) {
+                throw new IllegalArgumentException("a page holds at least one entry and one byte, not " + maxEntries + " entries, " + maxBytes + " bytes");
+            }
+        }
     }
 
     /** Why a sync-2 request got the complete response instead of a page. */
