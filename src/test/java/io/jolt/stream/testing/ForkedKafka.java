@@ -14,8 +14,10 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.Set;
 import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -122,12 +124,40 @@ public final class ForkedKafka implements AutoCloseable {
         return nodes.stream().map(n -> "127.0.0.1:" + n.port).collect(Collectors.joining(","));
     }
 
-    /** SIGKILL: no clean shutdown, no flush of its logs beyond what the OS has. */
-    public void kill(int id) throws InterruptedException {
+    /**
+     * SIGKILL: no clean shutdown, no flush of its logs beyond what the OS has. With other brokers
+     * left, returns once the controller has moved every partition's leadership off the dead one
+     * (after its session times out), as a client that waits for the cluster to heal would:
+     * producing into the election has left a fresh idempotent producer retrying
+     * OUT_OF_ORDER_SEQUENCE_NUMBER until its batches expired (seen here, 120 s), a client matter.
+     */
+    public void kill(int id) throws Exception {
         Node node = nodes.get(id - 1);
         node.process.destroyForcibly();
         if (!node.process.waitFor(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("broker " + id + " did not die within 30 s of SIGKILL");
+        }
+        if (nodes.size() > 1) {
+            awaitNoLeadership(id);
+        }
+    }
+
+    private void awaitNoLeadership(int id) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        try (Admin admin = admin()) {
+            while (true) {
+                Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get(30, TimeUnit.SECONDS);
+                boolean led = admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
+                        .flatMap(t -> t.partitions().stream())
+                        .anyMatch(p -> p.leader() != null ? p.leader().id() == id : p.replicas().stream().anyMatch(r -> r.id() != id));
+                if (!led) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("partitions still led by the dead broker " + id + " after 90 s");
+                }
+                Thread.sleep(250);
+            }
         }
     }
 
