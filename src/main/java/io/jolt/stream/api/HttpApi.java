@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.jolt.stream.kafka.AnalyticsQueries;
 import io.jolt.stream.kafka.IdentityQueries;
 import io.jolt.stream.kafka.RecordIngest;
 import io.jolt.stream.protocol.sync.SyncResponder;
@@ -50,7 +51,8 @@ public final class HttpApi implements AutoCloseable {
             tls.ifPresent(t -> config.jetty.addConnector((server, http) -> t.connector(server, http, self.host(), self.port())));
         });
         errors();
-        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access, pages));
+        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access, pages),
+                new AnalyticsEndpoints(streams, AnalyticsQueries.of(streams), routing));
     }
 
     /**
@@ -82,7 +84,7 @@ public final class HttpApi implements AutoCloseable {
         return metrics;
     }
 
-    private void routes(IdentityEndpoints identities, RecordsEndpoint records, SyncEndpoint sync) {
+    private void routes(IdentityEndpoints identities, RecordsEndpoint records, SyncEndpoint sync, AnalyticsEndpoints analytics) {
         app.get("/health", this::health);
         app.get("/metrics", ctx -> {
             access.require(ctx);
@@ -97,6 +99,10 @@ public final class HttpApi implements AutoCloseable {
             records.records(ctx);
         });
         app.post("/jolt/device-writer/sync", sync::sync);
+        app.get("/v1/analytics/conflicts", analytics::conflicts);
+        app.get("/v1/analytics/top", analytics::top);
+        app.get("/v1/analytics/pipeline", analytics::pipeline);
+        Dashboard.routes(app);
     }
 
     private void errors() {

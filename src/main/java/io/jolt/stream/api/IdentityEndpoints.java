@@ -130,7 +130,7 @@ final class IdentityEndpoints {
         return new ApiError(ApiError.Code.IDENTITY_NOT_FOUND, "no records of " + identity + " have been received");
     }
 
-    private static int intParam(Context ctx, String name, int fallback, int min, int max) {
+    static int intParam(Context ctx, String name, int fallback, int min, int max) {
         String value = ctx.queryParam(name);
         if (value == null) {
             return fallback;

@@ -59,7 +59,7 @@ final class JoltMeters {
         builder.register(registry);
     }
 
-    private static double sum(KafkaStreams streams, String name, String reason) {
+    static double sum(KafkaStreams streams, String name, String reason) {
         double total = 0;
         for (Map.Entry<MetricName, ? extends Metric> m : streams.metrics().entrySet()) {
             MetricName n = m.getKey();

@@ -8,13 +8,21 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
- * Which instance answers for an identity, and passing a request on to it: the instance whose
+ * Which instance answers for an identity, and passing a request on to it (or, for questions
+ * every instance answers a part of, asking them all): the instance whose
  * stream task owns the identity's partition ({@code application.server}), found by Kafka
  * Streams' key metadata. A forwarded request carries {@link #FORWARDED}, which stops any further hop.
  */
@@ -54,6 +62,47 @@ final class OwnerRouting {
         HostInfo active = owner == null ? null : owner.activeHost();
         boolean remote = active != null && !active.equals(HostInfo.unavailable()) && !active.equals(self);
         return remote ? Optional.of(active) : Optional.empty();
+    }
+
+    /**
+     * Asks every other instance of the application the same GET (marked {@link #FORWARDED}, so
+     * each answers with its own part alone) and returns their answers' bodies. Empty when this
+     * instance runs alone or was itself asked by another. An instance that does not answer 200
+     * fails the whole question: a part missing would make the sum wrong, not smaller.
+     */
+    List<byte[]> askOthers(Context ctx) {
+        if (self == null || ctx.header(FORWARDED) != null) {
+            return List.of();
+        }
+        String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
+        Map<HostInfo, CompletableFuture<HttpResponse<byte[]>>> asked = new LinkedHashMap<>();
+        for (StreamsMetadata instance : streams.metadataForAllStreamsClients()) {
+            HostInfo host = instance.hostInfo();
+            if (!host.equals(self) && !host.equals(HostInfo.unavailable())) {
+                URI uri = URI.create(scheme + "://" + host.host() + ":" + host.port() + ctx.path() + query);
+                HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).header(FORWARDED, self.host() + ":" + self.port()).GET().build();
+                asked.put(host, client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()));
+            }
+        }
+        List<byte[]> parts = new ArrayList<>();
+        asked.forEach((host, answer) -> parts.add(part(host, answer)));
+        return parts;
+    }
+
+    private static byte[] part(HostInfo host, CompletableFuture<HttpResponse<byte[]>> answer) {
+        try {
+            HttpResponse<byte[]> response = answer.get();
+            if (response.statusCode() != 200) {
+                throw new ApiError(ApiError.Code.OWNER_UNREACHABLE, "instance " + host + " answered " + response.statusCode() + " for its part: "
+                        + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+            return response.body();
+        } catch (ExecutionException e) {
+            throw new ApiError(ApiError.Code.OWNER_UNREACHABLE, "instance " + host + " did not answer for its part: " + e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiError(ApiError.Code.OWNER_UNREACHABLE, "interrupted while asking " + host);
+        }
     }
 
     /** Passes the request on to the owner, once, and answers with the owner's answer. */

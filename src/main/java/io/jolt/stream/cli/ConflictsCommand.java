@@ -2,6 +2,7 @@ package io.jolt.stream.cli;
 
 import io.jolt.stream.analytics.ConflictExport;
 import io.jolt.stream.analytics.ConflictRow;
+import io.jolt.stream.analytics.TimeArgument;
 import io.jolt.stream.avro.ConflictEvent;
 import io.jolt.stream.kafka.TopicReader;
 import io.jolt.stream.kafka.TopicSchemas;
@@ -14,9 +15,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -50,7 +48,7 @@ final class ConflictsCommand implements Runnable {
         @Option(names = "--format", defaultValue = "csv", description = "csv | jsonl (default ${DEFAULT-VALUE}).")
         ConflictExport.Format format;
 
-        @Option(names = "--kind", paramLabel = "KIND", description = "Only this kind: concurrent_heads | equivocation.")
+        @Option(names = "--kind", paramLabel = "KIND", description = "Only this kind: concurrent_heads | equivocation | authority_fork.")
         String kind;
 
         @Option(names = "--out", paramLabel = "FILE", description = "Write here (default: stdout).")
@@ -94,9 +92,9 @@ final class ConflictsCommand implements Runnable {
 
         private long time(String value, String option) {
             try {
-                return value.chars().allMatch(Character::isDigit) ? Long.parseLong(value) : Instant.parse(value.toUpperCase(Locale.ROOT)).toEpochMilli();
-            } catch (NumberFormatException | DateTimeParseException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), option + ": not an ISO-8601 instant or ms since the epoch: " + value);
+                return TimeArgument.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), option + ": " + e.getMessage());
             }
         }
     }

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jolt.stream.api.JoltNode;
 import io.jolt.stream.avro.Compaction;
 import io.jolt.stream.avro.ConflictEvent;
-import io.jolt.stream.avro.ConflictKind;
 import io.jolt.stream.avro.PathState;
 import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.avro.StateChange;
@@ -77,7 +76,11 @@ final class DemoSummary {
         s.put("verifier", Signatures.verifier().name());
         s.set("state", state(reader, registry));
         List<ConflictEvent> conflicts = reader.values(Topics.CONFLICTS, registry, ConflictEvent.getClassSchema());
-        ObjectNode conflictCounts = counts(conflicts, (ConflictEvent c) -> c.getKind() == ConflictKind.EQUIVOCATION ? "equivocations" : "concurrent_head_events");
+        ObjectNode conflictCounts = counts(conflicts, (ConflictEvent c) -> switch (c.getKind()) {
+            case CONCURRENT_HEADS -> "concurrent_head_events";
+            case EQUIVOCATION -> "equivocations";
+            case AUTHORITY_FORK -> "authority_forks";
+        });
         conflictCounts.put("clock_sensitive_events", conflicts.stream().filter(ConflictEvent::getClockSensitive).count());
         s.set("conflicts", conflictCounts);
         s.set("rejected_events", rejectedEvents(reader.<RejectedRecord>values(Topics.REJECTED, registry, RejectedRecord.getClassSchema())));

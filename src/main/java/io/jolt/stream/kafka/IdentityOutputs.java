@@ -5,6 +5,7 @@ import io.jolt.stream.avro.RejectionKind;
 import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.kafka.store.IdentityStore;
 import io.jolt.stream.kafka.store.Source;
+import io.jolt.stream.protocol.AuthorityFork;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Equivocation;
 import io.jolt.stream.protocol.Hash;
@@ -57,6 +58,13 @@ final class IdentityOutputs {
     void equivocation(String identity, Equivocation evidence) {
         if (store.firstReport(identity, evidence)) {
             conflict(identity, OutputRecords.equivocation(identity, evidence, timestamp));
+        }
+    }
+
+    /** Competing authority records, once per authority sequence and number of records. */
+    void authorityFork(String identity, AuthorityFork fork) {
+        if (store.firstReport(identity, fork)) {
+            conflict(identity, OutputRecords.authorityFork(identity, fork, timestamp));
         }
     }
 

@@ -11,6 +11,7 @@ import io.jolt.stream.kafka.serde.SchemaRegistry;
 import io.jolt.stream.kafka.store.StoreName;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -27,6 +28,10 @@ import org.apache.kafka.streams.state.Stores;
  *                          ├─► jolt.rejected.v1   reason, rule, source offset, raw bytes of undecodable input
  *                          ├─► jolt.compactions.v1 what the live side forgot (held-bound evictions, fork switches)
  *                          └─► bolt-filter (drops Compact) ─► the bolt's own producer ─► jolt.archive.v1 (Insert / Remove only)
+ *
+ * jolt.conflicts.v1, jolt.rejected.v1, ─► facts ─► repartition by fact key ─► counts per minute, hour, in total
+ * jolt.archive.losses.v1,                                                      (window stores) ─► jolt.analytics.v1
+ * jolt.compactions.v1
  * </pre>
  *
  * Inputs are read as bytes and decoded by the processor, so a record that is not Avro (or names
@@ -53,7 +58,9 @@ public final class JoltTopology {
         ConfluentAvroSerde<AuthorityRecord> authority = new ConfluentAvroSerde<>(registry, AuthorityRecord.getClassSchema());
         ConfluentAvroSerde<DeviceWriterEntry> entries = new ConfluentAvroSerde<>(registry, DeviceWriterEntry.getClassSchema());
 
-        Topology topology = new Topology();
+        StreamsBuilder analytics = new StreamsBuilder();
+        ConflictAnalytics.addTo(analytics, registry);
+        Topology topology = analytics.build();
         topology.addSource(AUTHORITY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.AUTHORITY);
         topology.addSource(ENTRIES_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.ENTRIES);
         topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries, forgetting), AUTHORITY_SOURCE, ENTRIES_SOURCE);

@@ -12,6 +12,7 @@ import io.jolt.stream.avro.RejectionKind;
 import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.kafka.store.Source;
 import io.jolt.stream.kafka.store.StoreKey;
+import io.jolt.stream.protocol.AuthorityFork;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Equivocation;
 import io.jolt.stream.protocol.Hash;
@@ -48,13 +49,19 @@ final class OutputRecords {
         List<HeadRef> losers = state.conflicts().stream().map(e -> head(Head.of(e))).toList();
         return new ConflictEvent(identity, ConflictKind.CONCURRENT_HEADS, state.path(), head(state.head()), losers, null, null, List.of(),
                 Instant.ofEpochMilli(eventTime), state.clockSensitive(), conflictHead(state.current()),
-                state.conflicts().stream().map(OutputRecords::conflictHead).toList());
+                state.conflicts().stream().map(OutputRecords::conflictHead).toList(), null, null);
     }
 
     static ConflictEvent equivocation(String identity, Equivocation evidence, long eventTime) {
         return new ConflictEvent(identity, ConflictKind.EQUIVOCATION, null, null, List.of(), evidence.deviceId(),
                 evidence.deviceSequence(), evidence.entryHashes().stream().map(AvroRecords::hash32).toList(), Instant.ofEpochMilli(eventTime),
-                false, null, List.of());
+                false, null, List.of(), null, null);
+    }
+
+    static ConflictEvent authorityFork(String identity, AuthorityFork fork, long eventTime) {
+        return new ConflictEvent(identity, ConflictKind.AUTHORITY_FORK, null, null, List.of(), null, null,
+                fork.recordHashes().stream().map(AvroRecords::hash32).toList(), Instant.ofEpochMilli(eventTime), false, null, List.of(),
+                fork.authoritySequence(), fork.chosen() == null ? null : AvroRecords.hash32(fork.chosen()));
     }
 
     private static ConflictHead conflictHead(Entry head) {

@@ -4,6 +4,7 @@ import io.jolt.stream.kafka.store.IdentityStore;
 import io.jolt.stream.kafka.store.IdentitySummary;
 import io.jolt.stream.kafka.store.Source;
 import io.jolt.stream.kafka.store.StoredIdentity;
+import io.jolt.stream.protocol.AuthorityFork;
 import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.DeviceLog;
 import io.jolt.stream.protocol.Entry;
@@ -58,6 +59,9 @@ final class Reevaluation {
         }
         for (Equivocation evidence : state.equivocations()) {
             outputs.equivocation(identity, evidence);
+        }
+        for (AuthorityFork fork : state.authority().forks()) {
+            outputs.authorityFork(identity, fork);
         }
         forgetter.boundHeld(identity, state, stored.byHash());
     }

@@ -4,6 +4,7 @@ import io.jolt.stream.avro.ArchiveLoss;
 import io.jolt.stream.avro.ArchiveRecord;
 import io.jolt.stream.avro.AuthorityRecord;
 import io.jolt.stream.avro.Compaction;
+import io.jolt.stream.avro.ConflictAggregate;
 import io.jolt.stream.avro.ConflictEvent;
 import io.jolt.stream.avro.DeviceWriterEntry;
 import io.jolt.stream.avro.RejectedRecord;
@@ -29,6 +30,7 @@ public final class TopicSchemas {
         out.put(Topics.COMPACTIONS + "-value", Compaction.getClassSchema());
         // Last, so that the ids above stay what they were before the losses topic was seeded.
         out.put(Topics.ARCHIVE_LOSSES + "-value", ArchiveLoss.getClassSchema());
+        out.put(Topics.ANALYTICS + "-value", ConflictAggregate.getClassSchema());
         return out;
     }
 

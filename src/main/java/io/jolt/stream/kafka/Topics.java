@@ -22,6 +22,7 @@ public final class Topics {
     public static final String ARCHIVE = "jolt.archive.v1";
     public static final String COMPACTIONS = "jolt.compactions.v1";
     public static final String ARCHIVE_LOSSES = "jolt.archive.losses.v1";
+    public static final String ANALYTICS = "jolt.analytics.v1";
 
     public record Spec(String name, int partitions, short replication, Map<String, String> config) {}
 

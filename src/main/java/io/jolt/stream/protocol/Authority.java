@@ -51,6 +51,24 @@ public final class Authority {
         return Optional.ofNullable(devices.get(deviceId));
     }
 
+    /** Every authority sequence at which more than one valid record exists, ascending by sequence. */
+    public List<AuthorityFork> forks() {
+        if (offBranch.isEmpty()) {
+            return List.of();
+        }
+        TreeMap<Long, List<AuthorityRecord>> bySequence = new TreeMap<>(Long::compareUnsigned);
+        chain.forEach(r -> bySequence.computeIfAbsent(r.body().authoritySequence(), s -> new ArrayList<>()).add(r));
+        offBranch.forEach(r -> bySequence.computeIfAbsent(r.body().authoritySequence(), s -> new ArrayList<>()).add(r));
+        List<AuthorityFork> forks = new ArrayList<>();
+        bySequence.forEach((sequence, records) -> {
+            if (records.size() > 1) {
+                Hash chosen = records.stream().filter(chain::contains).map(AuthorityRecord::hash).findFirst().orElse(null);
+                forks.add(new AuthorityFork(sequence, chosen, records.stream().map(AuthorityRecord::hash).sorted().toList()));
+            }
+        });
+        return List.copyOf(forks);
+    }
+
     public boolean isEmpty() {
         return chain.isEmpty();
     }

@@ -22,6 +22,23 @@ class ConflictEventsTest {
     final TestIdentity.Device devB = alice.device("dev_b");
 
     @Test
+    void twoAuthorityRecordsAtOneSequenceAreAnAuthorityForkReportedOnce() {
+        AuthorityRecord authorizeC = alice.authorize("dev_c"); // sequence 2: the longer branch
+        alice.rewindAuthorityTo(authorizeA);
+        AuthorityRecord rival = alice.authorize("dev_d"); // sequence 1, beside authorizeB
+
+        List<ConflictEvent> events = topology().given(authorizeA, authorizeB, authorizeC, rival, rival).conflicts();
+
+        assertThat(events).singleElement().satisfies(fork -> {
+            assertThat(fork.getKind()).isEqualTo(ConflictKind.AUTHORITY_FORK);
+            assertThat(fork.getAuthoritySequence()).isEqualTo(1);
+            assertThat(fork.getChosenRecord()).isEqualTo(AvroRecords.hash32(authorizeB.hash()));
+            assertThat(fork.getEntryHashes()).containsExactlyElementsOf(
+                    java.util.stream.Stream.of(authorizeB.hash(), rival.hash()).sorted().map(AvroRecords::hash32).toList());
+        });
+    }
+
+    @Test
     void concurrentHeadsCarryTheWinnerAndEachLoserWithStateContentAndClock() {
         Entry b0 = devB.set("/profile", "from b");
         Entry a0 = devA.tombstone("/profile"); // later clock, but dev_a < dev_b: the loser

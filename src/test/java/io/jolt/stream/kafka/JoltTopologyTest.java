@@ -71,9 +71,24 @@ class JoltTopologyTest {
         var description = JoltTopology.build(TopicSchemas.seededRegistry(), op -> { }).describe();
         description.subtopologies().forEach(sub -> sub.nodes().forEach(node -> {
             if (node instanceof org.apache.kafka.streams.TopologyDescription.Source source) {
-                assertThat(source.topicSet()).doesNotContain(Topics.ARCHIVE, Topics.ARCHIVE_LOSSES);
+                assertThat(source.topicSet()).doesNotContain(Topics.ARCHIVE);
             }
         }));
+    }
+
+    /** The analytics count the bolt's losses; what they read goes only to the counts, never to the live side. */
+    @Test
+    void theArchiveLossesAreOnlyCountedNeverFedBack() {
+        var description = JoltTopology.build(TopicSchemas.seededRegistry(), op -> { }).describe();
+        description.subtopologies().stream()
+                .filter(sub -> sub.nodes().stream().anyMatch(n -> n instanceof org.apache.kafka.streams.TopologyDescription.Source s
+                        && s.topicSet().contains(Topics.ARCHIVE_LOSSES)))
+                .forEach(sub -> {
+                    assertThat(sub.nodes()).extracting(org.apache.kafka.streams.TopologyDescription.Node::name).doesNotContain(JoltTopology.IDENTITY_PROCESSOR);
+                    sub.nodes().stream().filter(org.apache.kafka.streams.TopologyDescription.Sink.class::isInstance)
+                            .map(n -> ((org.apache.kafka.streams.TopologyDescription.Sink) n).topic())
+                            .forEach(topic -> assertThat(topic).isEqualTo("analytics-facts-repartition"));
+                });
     }
 
     @ParameterizedTest(name = "{0}")

@@ -16,9 +16,17 @@ import org.junit.jupiter.api.Test;
  */
 class SchemaEvolutionTest {
     @Test
-    void conflictEventVersion2ReadsVersion1() throws IOException {
-        Schema released = released("ConflictEvent-1.avsc");
-        SchemaCompatibility.SchemaPairCompatibility result = SchemaCompatibility.checkReaderWriterCompatibility(ConflictEvent.getClassSchema(), released);
+    void conflictEventVersion3ReadsVersion1() throws IOException {
+        assertReads(released("ConflictEvent-1.avsc"));
+    }
+
+    @Test
+    void conflictEventVersion3ReadsVersion2() throws IOException {
+        assertReads(released("ConflictEvent-2.avsc"));
+    }
+
+    private static void assertReads(Schema written) {
+        SchemaCompatibility.SchemaPairCompatibility result = SchemaCompatibility.checkReaderWriterCompatibility(ConflictEvent.getClassSchema(), written);
         assertThat(result.getType()).as(result.getDescription()).isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
     }
 

@@ -15,7 +15,7 @@ class TopicsTest {
     @Test
     void everyTopicOfTheServiceIsDeclared() {
         assertThat(specs).containsOnlyKeys(Topics.AUTHORITY, Topics.ENTRIES, Topics.STATE, Topics.CONFLICTS, Topics.REJECTED,
-                Topics.ARCHIVE, Topics.ARCHIVE_LOSSES, Topics.COMPACTIONS);
+                Topics.ARCHIVE, Topics.ARCHIVE_LOSSES, Topics.COMPACTIONS, Topics.ANALYTICS);
     }
 
     /**

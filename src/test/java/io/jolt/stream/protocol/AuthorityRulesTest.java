@@ -135,4 +135,23 @@ class AuthorityRulesTest {
         assertThat(authority.chain()).containsExactly(root, valid);
         assertThat(Arrays.asList(broken, underBroken1, underBroken2)).doesNotContainAnyElementsOf(authority.chain());
     }
+
+    @Test
+    void aForkIsReportedAtEachSequenceWithCompetingRecordsNamingTheChosenOne() {
+        AuthorityRecord root = alice.authorize("dev_a");
+        AuthorityRecord shortBranch = alice.authorize("dev_b");
+        alice.rewindAuthorityTo(root);
+        AuthorityRecord long1 = alice.authorize("dev_c");
+        AuthorityRecord long2 = alice.authorize("dev_d");
+        Authority authority = Authority.verify(alice.id(), List.of(shortBranch, long2, root, long1));
+        assertThat(authority.forks()).containsExactly(new AuthorityFork(1, long1.hash(),
+                java.util.stream.Stream.of(shortBranch.hash(), long1.hash()).sorted().toList()));
+    }
+
+    @Test
+    void aSingleChainHasNoForks() {
+        AuthorityRecord root = alice.authorize("dev_a");
+        AuthorityRecord next = alice.authorize("dev_b");
+        assertThat(Authority.verify(alice.id(), List.of(next, root)).forks()).isEmpty();
+    }
 }

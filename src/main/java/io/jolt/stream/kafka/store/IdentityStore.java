@@ -2,6 +2,7 @@ package io.jolt.stream.kafka.store;
 
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.CompactedHistory;
+import io.jolt.stream.protocol.AuthorityFork;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Equivocation;
 import io.jolt.stream.protocol.Hash;
@@ -113,6 +114,12 @@ public final class IdentityStore extends IdentityStoreView {
     /** Whether this is the first report of the equivocation evidence (then remembered as reported). */
     public boolean firstReport(String identity, Equivocation evidence) {
         Bytes key = Keys.equivocation(identity, evidence.deviceId(), evidence.deviceSequence(), evidence.entryHashes().size());
+        return write(StoreName.REPORTED).putIfAbsent(key, Keys.EMPTY) == null;
+    }
+
+    /** Whether this is the first report of the authority fork at its sequence with its number of records. */
+    public boolean firstReport(String identity, AuthorityFork fork) {
+        Bytes key = Keys.authorityFork(identity, fork.authoritySequence(), fork.recordHashes().size());
         return write(StoreName.REPORTED).putIfAbsent(key, Keys.EMPTY) == null;
     }
 

@@ -80,6 +80,10 @@ final class Keys {
         return StoreKey.of(identity).text("equivocation").text(device).uint64(sequence).uint64(count).toBytes();
     }
 
+    static Bytes authorityFork(String identity, long authoritySequence, int count) {
+        return StoreKey.of(identity).text("authority-fork").uint64(authoritySequence).uint64(count).toBytes();
+    }
+
     static byte[] encodeHeads(List<Entry> heads) {
         CanonicalWriter out = new CanonicalWriter().uint64(heads.size());
         heads.forEach(h -> out.bytes(h.wire()));
