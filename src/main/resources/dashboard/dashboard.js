@@ -129,7 +129,11 @@ function clockChart(kinds) {
     return all === 0 ? null : 100 * sensitive.reduce((n, ys) => n + ys[i], 0) / all;
   });
   sourceLink("chart-clock", "/v1/analytics/conflicts?window=1m&by=kind&from=" + kinds.from + "&to=" + kinds.to);
-  draw("chart-clock", ["clock sensitive %"], [xs, share], { scales: { y: { range: [0, 100] } } });
+  // Points always: a share exists only in minutes with conflicts, and a lone minute has no line to draw.
+  draw("chart-clock", ["clock sensitive %"], [xs, share], {
+    series: { "clock sensitive %": { points: { show: true, size: 6, fill: COLORS[0] } } },
+    scales: { y: { range: [0, 100] } },
+  });
 }
 
 async function ingestChart() {
@@ -177,7 +181,7 @@ function fillTable(id, what, ranked) {
     const events = document.createElement("td");
     events.textContent = r.events.toLocaleString("en-US");
     const sensitive = document.createElement("td");
-    sensitive.textContent = r.clock_sensitive ? r.clock_sensitive.toLocaleString("en-US") + " clock sensitive" : "";
+    sensitive.textContent = r.clock_sensitive ? r.clock_sensitive.toLocaleString("en-US") : "";
     row.append(name, events, sensitive);
     return row;
   }));

@@ -72,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
                     stopped.countDown();
                 }, "jolt-demo-shutdown"));
             }
-            err.println("demo: service RUNNING, HTTP API on " + node.baseUrl());
+            err.println("demo: service RUNNING, HTTP API on " + node.baseUrl() + ", dashboard on " + node.baseUrl() + "/dashboard");
 
             DemoSummary summary = ingest(stack, node, registry, workload, applicationId, new Started(generateSeconds, running), err);
             summary.print(out, devices);

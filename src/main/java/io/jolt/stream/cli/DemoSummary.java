@@ -203,12 +203,16 @@ final class DemoSummary {
     private void printTry(PrintWriter out) {
         String identity = summary.get("sample_identity").asText();
         out.println();
+        out.printf("Dashboard (conflicts, rejections, losses, ingest; live): %s/dashboard%n", baseUrl);
+        out.println();
         out.println("Try:");
         out.printf("  curl '%s/v1/identities/%s/resolve?path=%s'%n", baseUrl, identity, summary.get("sample_path").asText());
         out.printf("  curl '%s/v1/identities/%s/enumerate?prefix=/posts/&limit=5'%n", baseUrl, identity);
         out.printf("  curl '%s/v1/identities/%s'%n", baseUrl, identity);
         out.printf("  curl '%s/v1/identities/%s/conflicts'%n", baseUrl, identity);
         out.printf("  curl '%s/health'   curl '%s/metrics'%n", baseUrl, baseUrl);
+        out.printf("  curl '%s/v1/analytics/top?what=paths&window=1h&n=10'%n", baseUrl);
+        out.printf("  curl '%s/v1/analytics/conflicts?window=1m&by=kind'%n", baseUrl);
         out.printf("  ./jolt write ... | curl -X POST --data-binary @- '%s/v1/records'%n", baseUrl);
         out.flush();
     }

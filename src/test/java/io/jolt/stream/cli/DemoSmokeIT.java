@@ -34,7 +34,7 @@ class DemoSmokeIT {
         assertThat(demo.waitFor(5, TimeUnit.MINUTES)).isTrue();
         String printed = new String(output, StandardCharsets.UTF_8);
         assertThat(demo.exitValue()).as(printed).isZero();
-        assertThat(printed).contains("jolt demo: summary", "curl '", "first minute after RUNNING");
+        assertThat(printed).contains("jolt demo: summary", "curl '", "first minute after RUNNING", "/dashboard\n");
         assertThat(printed).as("Kafka's expected transaction retries stay in target/jolt.log")
                 .doesNotContainPattern("Error: (CONCURRENT_TRANSACTIONS|OUT_OF_ORDER_SEQUENCE_NUMBER)");
         assertThat(home.resolve("target/jolt.log")).exists();

@@ -1,0 +1,311 @@
+package io.jolt.stream.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.kafka.TopicSchemas;
+import io.jolt.stream.kafka.VectorRecords;
+import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.RealKafka;
+import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.workload.Workload;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * The dashboard in a real browser (headless Chromium, Debian's chromium and chromium-driver)
+ * against a service on a real broker fed by the demo's workload while the page is open: it
+ * updates by itself, every chart draws points, every number shown is the API's, the tables
+ * link to the identities' conflicts, a click on a minute shows the identities behind it, all
+ * of it is served by the service itself, and the browser's console stays free of errors.
+ */
+@ExtendWith(RealKafka.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DashboardIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String APP = "jolt-it-dashboard";
+    static final List<String> CHARTS = List.of("chart-kinds", "chart-clock", "chart-rejections", "chart-losses", "chart-compactions", "chart-ingest");
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    final HttpClient http = HttpClient.newHttpClient();
+    JoltNode node;
+    ChromeDriver browser;
+    int refreshesBeforeIngest;
+
+    @BeforeAll
+    void openTheDashboardThenFeedTheService(KafkaBroker broker) throws Exception {
+        assertThat(CHROMIUM).as("Debian's chromium (.ci/run installs it: apt-get install chromium chromium-driver)").isExecutable();
+        assertThat(CHROMEDRIVER).as("Debian's chromium-driver").isExecutable();
+        StreamHarness harness = new StreamHarness(broker);
+        harness.resetTopics();
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
+        node = JoltNode.start(harness.config(APP, StreamHarness.tempStateDir("dashboard"), 2).with(JoltNode.HTTP_PORT, "0"), registry)
+                .awaitRunning(Duration.ofSeconds(60));
+        browser = chromium();
+        browser.get(node.baseUrl() + "/dashboard");
+        await("the first refresh", () -> refreshes() >= 1);
+        refreshesBeforeIngest = refreshes();
+
+        Workload.Generated workload = Workload.generate(new Workload.Shape(150, 3, 10, 21), n -> { });
+        List<Object> records = new ArrayList<>(workload.authority());
+        records.addAll(workload.entries());
+        harness.produce(VectorRecords.ofRecords(records, registry));
+        harness.awaitProcessed(APP, Duration.ofSeconds(120));
+        await("the counts settled", this::countsSettled);
+        await("the page caught up with the API", () -> shownEqualsApi().isEmpty());
+        Path screenshot = Path.of("target", "dashboard.png");
+        Files.createDirectories(screenshot.getParent());
+        Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), screenshot, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    static ChromeDriver chromium() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1500");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        // The driver named explicitly: Selenium Manager would otherwise try to download one.
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    @AfterAll
+    void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @Test
+    void thePageUpdatesItselfAsTheServiceCounts() {
+        assertThat(refreshes()).isGreaterThan(refreshesBeforeIngest);
+        assertThat(Long.parseLong(shown("n-conflicts"))).isPositive();
+        assertThat(browser.findElement(By.id("status")).getText()).matches("updated \\d\\d:\\d\\d:\\d\\d · 1 instance");
+    }
+
+    @Test
+    void everyChartDrawsDataPoints() throws Exception {
+        await("the ingest chart has samples since the workload", () -> points("chart-ingest") >= 4);
+        for (String chart : CHARTS) {
+            assertThat(points(chart)).as(chart + " data points").isPositive();
+            assertThat(coloredPixels(chart)).as(chart + " drawn series").isGreaterThan(20);
+        }
+        Number peak = (Number) js().executeScript("return Math.max(...charts['chart-ingest'].plot.data[1].filter(v => v !== null));");
+        assertThat(peak.doubleValue()).as("the ingest rate while the workload ran").isPositive();
+    }
+
+    @Test
+    void aScreenshotIsWrittenUnderTarget() throws Exception {
+        assertThat(Files.size(Path.of("target", "dashboard.png"))).isGreaterThan(10_000);
+    }
+
+    @Test
+    void theNumbersShownAreTheApis() throws Exception {
+        assertThat(shownEqualsApi()).isEmpty();
+        assertThat(Long.parseLong(shown("n-rejections"))).isPositive();
+        assertThat(Long.parseLong(shown("n-equivocations"))).isPositive();
+    }
+
+    @Test
+    void theTopTablesAreTheApisAndLinkToTheIdentitiesConflicts() throws Exception {
+        for (String what : List.of("identities", "paths", "devices", "equivocators")) {
+            JsonNode top = api("/v1/analytics/top?window=1h&n=10&what=" + what).get("top");
+            await(what + " table", () -> rows("top-" + what).size() == top.size());
+            Map<String, String> expected = new LinkedHashMap<>();
+            top.forEach(r -> expected.put(r.get("value").asText(), String.format("%,d", r.get("events").asLong())));
+            assertThat(rows("top-" + what)).as(what).isEqualTo(expected).isNotEmpty();
+        }
+        @SuppressWarnings("unchecked")
+        List<String> first = (List<String>) js().executeScript("const a = document.querySelector('#top-devices tbody tr a'); return [a.textContent, a.href];");
+        String identity = first.get(0).substring(0, first.get(0).indexOf('/'));
+        assertThat(first.get(1)).isEqualTo(node.baseUrl() + "/v1/identities/" + identity + "/conflicts");
+        HttpResponse<String> conflicts = http.send(HttpRequest.newBuilder(URI.create(first.get(1))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(conflicts.statusCode()).isEqualTo(200);
+        assertThat(conflicts.body()).contains(identity);
+    }
+
+    @Test
+    void aClickOnAMinuteShowsTheIdentitiesBehindIt() throws Exception {
+        // The minute with the most conflicts, and where the chart draws it.
+        Map<?, ?> busiest = (Map<?, ?>) js().executeScript("""
+                const plot = charts['chart-kinds'].plot;
+                let best = 0, most = -1;
+                plot.data[0].forEach((x, i) => {
+                  const n = plot.data.slice(1).reduce((s, ys) => s + ys[i], 0);
+                  if (n > most) { most = n; best = i; }
+                });
+                const over = plot.over.getBoundingClientRect();
+                return {start: plot.data[0][best] * 1000, x: plot.valToPos(plot.data[0][best], 'x'), width: over.width, height: over.height};
+                """);
+        long start = ((Number) busiest.get("start")).longValue();
+        double half = ((Number) busiest.get("width")).doubleValue() / 2;
+        // Offsets are from the plot's centre; the current minute is drawn on its right edge, so stay just inside.
+        int dx = (int) Math.round(Math.max(-half + 2, Math.min(half - 2, ((Number) busiest.get("x")).doubleValue() - half)));
+        new Actions(browser).moveToElement(browser.findElement(By.cssSelector("#chart-kinds .u-over")), dx, 0).click().perform();
+        JsonNode behind = api("/v1/analytics/top?window=1m&n=20&what=identities&from=" + start + "&to=" + start).get("top");
+        assertThat(behind.size()).isPositive();
+        await("the identities behind the minute", () -> rows("drill").size() == behind.size(),
+                () -> browser.findElement(By.id("drill-minute")).getText() + " / " + browser.findElement(By.id("status")).getText() + " / " + busiest);
+        Map<String, String> expected = new LinkedHashMap<>();
+        behind.forEach(r -> expected.put(r.get("value").asText(), String.format("%,d", r.get("events").asLong())));
+        assertThat(rows("drill")).isEqualTo(expected);
+    }
+
+    @Test
+    void everythingIsServedByTheServiceItselfAndTheConsoleHasNoErrors() throws Exception {
+        @SuppressWarnings("unchecked")
+        List<String> resources = (List<String>) js().executeScript("return performance.getEntriesByType('resource').map(e => e.name);");
+        assertThat(resources).isNotEmpty().allSatisfy(url -> assertThat(url).startsWith(node.baseUrl() + "/"));
+        List<String> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue()).map(LogEntry::toString).toList();
+        assertThat(errors).isEmpty();
+        HttpResponse<String> missing = http.send(HttpRequest.newBuilder(URI.create(node.baseUrl() + "/dashboard/nothing.js")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(missing.statusCode()).isEqualTo(404);
+    }
+
+    /** The numbers whose shown value differs from the API's, with both. */
+    Map<String, String> shownEqualsApi() throws Exception {
+        Map<String, Long> kinds = totals("kind");
+        Map<String, Long> losses = totals("loss");
+        Map<String, Long> expected = new LinkedHashMap<>();
+        expected.put("n-conflicts", kinds.values().stream().mapToLong(Long::longValue).sum());
+        expected.put("n-clock-sensitive", sensitiveTotal());
+        expected.put("n-equivocations", kinds.getOrDefault("EQUIVOCATION", 0L));
+        expected.put("n-authority-forks", kinds.getOrDefault("AUTHORITY_FORK", 0L));
+        expected.put("n-rejections", totals("rejection").values().stream().mapToLong(Long::longValue).sum());
+        expected.put("n-losses", losses.getOrDefault("LOST", 0L));
+        expected.put("n-degraded", losses.getOrDefault("DEGRADED_DURABILITY", 0L));
+        expected.put("n-compactions", totals("compaction").values().stream().mapToLong(Long::longValue).sum());
+        expected.put("n-verified", api("/v1/analytics/pipeline").get("verified_entries").asLong());
+        expected.put("n-lag", 0L);
+        Map<String, String> differing = new LinkedHashMap<>();
+        expected.forEach((id, value) -> {
+            String shown = shown(id);
+            if (!shown.equals(String.valueOf(value)) || !browser.findElement(By.id(id)).getText().equals(String.format("%,d", value))) {
+                differing.put(id, "shown " + shown + ", API " + value);
+            }
+        });
+        return differing;
+    }
+
+    boolean countsSettled() throws Exception {
+        Map<String, Long> before = totals("kind");
+        Thread.sleep(1500);
+        return !before.isEmpty() && before.equals(totals("kind")) && api("/v1/analytics/pipeline").get("input_lag").asLong() == 0;
+    }
+
+    Map<String, Long> totals(String by) throws Exception {
+        Map<String, Long> out = new LinkedHashMap<>();
+        api("/v1/analytics/conflicts?window=total&by=" + by).get("series")
+                .forEach(s -> s.get("points").forEach(p -> out.merge(s.get("value").asText(), p.get("events").asLong(), Long::sum)));
+        return out;
+    }
+
+    long sensitiveTotal() throws Exception {
+        long sum = 0;
+        for (JsonNode s : api("/v1/analytics/conflicts?window=total&by=kind").get("series")) {
+            for (JsonNode p : s.get("points")) {
+                sum += p.get("clock_sensitive").asLong();
+            }
+        }
+        return sum;
+    }
+
+    JsonNode api(String pathAndQuery) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(node.baseUrl() + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(pathAndQuery + ": " + r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    /** A table's rows: the value shown and its events, as the page formats them (read at once: the page replaces them as it refreshes). */
+    Map<String, String> rows(String table) {
+        @SuppressWarnings("unchecked")
+        List<List<String>> rows = (List<List<String>>) js().executeScript(
+                "return [...document.querySelectorAll('#' + arguments[0] + ' tbody tr')].map(tr => [tr.cells[0].textContent, tr.cells[1].textContent]);",
+                table);
+        Map<String, String> out = new LinkedHashMap<>();
+        rows.forEach(r -> out.put(r.get(0), r.get(1)));
+        return out;
+    }
+
+    String shown(String id) {
+        return browser.findElement(By.id(id)).getAttribute("data-value");
+    }
+
+    int points(String chart) {
+        return Integer.parseInt(browser.findElement(By.id(chart)).getAttribute("data-points"));
+    }
+
+    int refreshes() {
+        String value = browser.findElement(By.tagName("body")).getAttribute("data-refreshes");
+        return value == null ? 0 : Integer.parseInt(value);
+    }
+
+    /** Pixels of a chart's canvas in a series colour: axes and grid are grey, so these are the series drawn. */
+    long coloredPixels(String chart) {
+        return ((Number) js().executeScript("""
+                const canvas = document.querySelector('#' + arguments[0] + ' canvas');
+                const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+                let colored = 0;
+                for (let i = 0; i < pixels.length; i += 4) {
+                  const r = pixels[i], g = pixels[i + 1], b = pixels[i + 2], a = pixels[i + 3];
+                  if (a > 128 && Math.max(r, g, b) - Math.min(r, g, b) > 80) colored++;
+                }
+                return colored;
+                """, chart)).longValue();
+    }
+
+    JavascriptExecutor js() {
+        return browser;
+    }
+
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    static void await(String what, Condition condition) throws Exception {
+        await(what, condition, () -> "");
+    }
+
+    static void await(String what, Condition condition, java.util.function.Supplier<String> state) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!condition.holds()) {
+            assertThat(System.nanoTime()).as("within 60 s: " + what + " " + state.get()).isLessThan(deadline);
+            Thread.sleep(200);
+        }
+    }
+}
