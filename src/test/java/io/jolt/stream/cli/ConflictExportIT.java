@@ -2,9 +2,10 @@ package io.jolt.stream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.api.JoltNode;
 import io.jolt.stream.avro.ConflictEvent;
 import io.jolt.stream.avro.ConflictKind;
-import io.jolt.stream.kafka.JoltService;
 import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.VectorRecords;
@@ -14,6 +15,10 @@ import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.workload.Workload;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,12 +27,14 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -36,7 +43,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * {@code jolt conflicts export} on the conflicts of the demo's workload: the CSV and the JSON
  * Lines open in DuckDB as they are, hold one row per event of the topic, and README's analysis
- * (the ten paths with the most clock-sensitive conflicts) gives what the events themselves say.
+ * (the ten paths with the most clock-sensitive conflicts) gives what the events themselves say,
+ * and what the service's own analytics say.
  */
 @ExtendWith(RealKafka.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -44,6 +52,7 @@ class ConflictExportIT {
     static final String TOP_PATHS = "SELECT path, count(*) AS conflicts FROM %s WHERE clock_sensitive GROUP BY path "
             + "ORDER BY conflicts DESC, path LIMIT 10";
     KafkaBroker broker;
+    JoltNode node;
     List<ConflictEvent> events = new ArrayList<>();
     Path dir;
 
@@ -53,17 +62,57 @@ class ConflictExportIT {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
-        try (JoltService<?> service = harness.start(harness.config("jolt-it-export", StreamHarness.tempStateDir("export"), 2), registry)) {
-            Workload.Generated workload = Workload.generate(new Workload.Shape(150, 3, 10, 21), n -> { });
-            List<Object> records = new ArrayList<>(workload.authority());
-            records.addAll(workload.entries());
-            harness.produce(VectorRecords.ofRecords(records, registry));
-            harness.awaitProcessed("jolt-it-export", Duration.ofSeconds(120));
-        }
+        node = JoltNode.start(harness.config("jolt-it-export", StreamHarness.tempStateDir("export"), 2).with(JoltNode.HTTP_PORT, "0"), registry)
+                .awaitRunning(Duration.ofSeconds(60));
+        Workload.Generated workload = Workload.generate(new Workload.Shape(150, 3, 10, 21), n -> { });
+        List<Object> records = new ArrayList<>(workload.authority());
+        records.addAll(workload.entries());
+        harness.produce(VectorRecords.ofRecords(records, registry));
+        harness.awaitProcessed("jolt-it-export", Duration.ofSeconds(120));
         ConfluentAvroSerde<ConflictEvent> serde = new ConfluentAvroSerde<>(registry, ConflictEvent.getClassSchema());
         harness.readAll(Topics.CONFLICTS, new ByteArrayDeserializer(), new ByteArrayDeserializer())
                 .forEach(r -> events.add(serde.deserialize(r.topic(), r.value())));
         dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "export-");
+        awaitCountedByTheService();
+    }
+
+    /** The service's aggregates read its committed conflicts, a moment after the inputs are processed. */
+    void awaitCountedByTheService() throws Exception {
+        long heads = events.stream().filter(e -> e.getKind() == ConflictKind.CONCURRENT_HEADS).count();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (apiPaths().values().stream().mapToLong(p -> p[0]).sum() != heads) {
+            assertThat(System.nanoTime()).as("the service counted every conflict within 60 s").isLessThan(deadline);
+            Thread.sleep(250);
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @Test
+    void theReadmeQueryOnTheExportAnswersAsTheAnalyticsApiDoes() throws Exception {
+        Path csv = dir.resolve("for-api.csv");
+        assertThat(CommandRun.of("conflicts", "export", "--bootstrap", broker.bootstrapServers(), "--out", csv.toString()).exitCode()).isZero();
+        Map<String, Long> fromApi = new LinkedHashMap<>();
+        apiPaths().entrySet().stream().filter(e -> e.getValue()[1] > 0)
+                .sorted(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> -e.getValue()[1]).thenComparing(Map.Entry::getKey))
+                .limit(10).forEach(e -> fromApi.put(e.getKey(), e.getValue()[1]));
+        assertThat(topPaths("read_csv_auto('" + csv + "')")).isEqualTo(fromApi).isNotEmpty();
+    }
+
+    /** Every path's conflicts and clock-sensitive conflicts, as /v1/analytics/top counts them. */
+    Map<String, long[]> apiPaths() throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(node.baseUrl() + "/v1/analytics/top?what=paths&window=total&n=1000")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        Map<String, long[]> out = new TreeMap<>();
+        new ObjectMapper().readTree(r.body()).get("top").forEach(p ->
+                out.put(p.get("value").asText(), new long[] {p.get("events").asLong(), p.get("clock_sensitive").asLong()}));
+        return out;
     }
 
     @Test
