@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -301,7 +302,7 @@ class DashboardIT {
         await(what, condition, () -> "");
     }
 
-    static void await(String what, Condition condition, java.util.function.Supplier<String> state) throws Exception {
+    static void await(String what, Condition condition, Supplier<String> state) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!condition.holds()) {
             assertThat(System.nanoTime()).as("within 60 s: " + what + " " + state.get()).isLessThan(deadline);

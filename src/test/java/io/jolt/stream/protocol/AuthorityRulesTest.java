@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** PROTOCOL §3: given authority records, expect the devices in force. */
@@ -145,7 +146,7 @@ class AuthorityRulesTest {
         AuthorityRecord long2 = alice.authorize("dev_d");
         Authority authority = Authority.verify(alice.id(), List.of(shortBranch, long2, root, long1));
         assertThat(authority.forks()).containsExactly(new AuthorityFork(1, long1.hash(),
-                java.util.stream.Stream.of(shortBranch.hash(), long1.hash()).sorted().toList()));
+                Stream.of(shortBranch.hash(), long1.hash()).sorted().toList()));
     }
 
     @Test
