@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
             ConflictsCommand.class,
             SyncCommand.class,
             ReplayCommand.class,
+            ArchiveCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class JoltCommand implements Runnable {
@@ -45,7 +46,7 @@ public final class JoltCommand implements Runnable {
     /** A failing command prints one clear line, not a stack trace (set JOLT_DEBUG=1 for one). */
     private static int reportFailure(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        command.getErr().println("jolt " + command.getCommandName() + ": " + message);
+        command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + message);
         if (System.getenv("JOLT_DEBUG") != null) {
             e.printStackTrace(command.getErr());
         }

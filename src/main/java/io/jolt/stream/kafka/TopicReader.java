@@ -54,7 +54,7 @@ public final class TopicReader implements AutoCloseable {
      */
     public static <K, V> long readToEnd(String bootstrap, String topic, Deserializer<K> keys, Deserializer<V> values, Duration timeout,
             Consumer<ConsumerRecord<K, V>> each) {
-        return readToEnd(bootstrap, topic, null, keys, values, timeout, each);
+        return readToEnd(bootstrap, topic, null, null, keys, values, timeout, each);
     }
 
     /**
@@ -64,11 +64,21 @@ public final class TopicReader implements AutoCloseable {
      */
     public static <K, V> long readKeyToEnd(String bootstrap, String topic, String key, Deserializer<K> keys, Deserializer<V> values,
             Duration timeout, Consumer<ConsumerRecord<K, V>> each) {
-        return readToEnd(bootstrap, topic, key, keys, values, timeout, each);
+        return readToEnd(bootstrap, topic, key, null, keys, values, timeout, each);
     }
 
-    private static <K, V> long readToEnd(String bootstrap, String topic, String onlyKey, Deserializer<K> keys, Deserializer<V> values,
-            Duration timeout, Consumer<ConsumerRecord<K, V>> each) {
+    /**
+     * The same, ending before the first record stamped after {@code untilTimestamp} (the time
+     * index's lookup, {@code offsetsForTimes}): exact on a topic whose timestamps only grow, as
+     * the archive's do ({@code LogAppendTime}). The caller still filters by timestamp.
+     */
+    public static <K, V> long readKeyUntil(String bootstrap, String topic, String key, long untilTimestamp, Deserializer<K> keys,
+            Deserializer<V> values, Duration timeout, Consumer<ConsumerRecord<K, V>> each) {
+        return readToEnd(bootstrap, topic, key, untilTimestamp, keys, values, timeout, each);
+    }
+
+    private static <K, V> long readToEnd(String bootstrap, String topic, String onlyKey, Long untilTimestamp, Deserializer<K> keys,
+            Deserializer<V> values, Duration timeout, Consumer<ConsumerRecord<K, V>> each) {
         Properties p = new Properties();
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -83,15 +93,26 @@ public final class TopicReader implements AutoCloseable {
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> ends = new java.util.HashMap<>(consumer.endOffsets(partitions));
+            if (untilTimestamp != null && untilTimestamp < Long.MAX_VALUE) {
+                Map<TopicPartition, Long> after = new java.util.HashMap<>();
+                partitions.forEach(tp -> after.put(tp, untilTimestamp + 1));
+                consumer.offsetsForTimes(after).forEach((tp, found) -> {
+                    if (found != null) {
+                        ends.put(tp, Math.min(ends.get(tp), found.offset()));
+                    }
+                });
+            }
             long deadline = System.nanoTime() + timeout.toNanos();
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("cannot read " + topic + " to its end within " + timeout);
                 }
                 for (ConsumerRecord<K, V> record : consumer.poll(Duration.ofMillis(200))) {
-                    each.accept(record);
-                    count++;
+                    if (record.offset() < ends.get(new TopicPartition(record.topic(), record.partition()))) {
+                        each.accept(record);
+                        count++;
+                    }
                 }
             }
         }

@@ -20,7 +20,7 @@ class BoltFirewallTest {
             .or().haveFullyQualifiedName("io.jolt.stream.cli.AuthorizeCommand")
             .or().haveFullyQualifiedName("io.jolt.stream.cli.RevokeCommand")
             .or().haveFullyQualifiedName("io.jolt.stream.cli.IdentityDirectory")
-            .should().dependOnClassesThat().resideInAPackage("io.jolt.stream.archive.replay..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.jolt.stream.archive.replay..", "io.jolt.stream.archive.service..")
             .because("a device re-seeded from a replay missing its tail would re-sign used sequences (the bolt note)");
 
     @ArchTest
@@ -34,6 +34,22 @@ class BoltFirewallTest {
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.DeviceWriter")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.archive.KafkaBolt")
             .because("the replay reader reads with a consumer only");
+
+    @ArchTest
+    static final ArchRule archiveServiceHasNoWayToWriteTheLiveSide = noClasses()
+            .that().resideInAPackage("io.jolt.stream.archive.service..")
+            .should().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.KafkaProducer")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.Producer")
+            .orShould().dependOnClassesThat().resideInAnyPackage("io.jolt.stream.api..", "io.jolt.stream.kafka.store..")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.RecordIngest")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.JoltTopology")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.JoltService")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.archive.KafkaBolt")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.DeviceWriter")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.SigningKey")
+            .because("the archive service reads the archive into an index of its own; its only topology is"
+                    + " jolt.archive.v1 into that index (ArchiveIndexTopologyTest), and it has no producer, no"
+                    + " live store and no way to sign");
 
     @ArchTest
     static final ArchRule theBoltNeverReads = noClasses()

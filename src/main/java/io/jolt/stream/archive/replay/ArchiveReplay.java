@@ -26,24 +26,37 @@ public final class ArchiveReplay {
     public record Archived(ArchiveKind kind, String identity, Entry entry, int partition, long offset, long timestamp) {}
 
     private final String bootstrap;
+    private final String topic;
     private final SchemaRegistry registry;
     private long read;
 
+    /** A reader of jolt.archive.v1. */
     public ArchiveReplay(String bootstrap, SchemaRegistry registry) {
+        this(bootstrap, Topics.ARCHIVE, registry);
+    }
+
+    /** A reader of an archive topic under another name (a mirror of jolt.archive.v1). */
+    public ArchiveReplay(String bootstrap, String topic, SchemaRegistry registry) {
         this.bootstrap = bootstrap;
+        this.topic = topic;
         this.registry = registry;
     }
 
-    /**
-     * Every archived operation of {@code identity} (all when null) up to the archive's current end,
-     * at or below {@code untilOffset} of its partition and {@code untilTimestamp} (each null: no bound).
-     */
     /** Archive records read so far (the cost of the replays: one identity's replay reads one partition). */
     public long recordsRead() {
         return read;
     }
 
+    /**
+     * Every archived operation of {@code identity} (all when null) up to the archive's current end,
+     * at or below {@code untilOffset} of its partition and {@code untilTimestamp} (each null: no
+     * bound), as written (repeats included: see {@link ArchivedHistory}).
+     */
     public List<Archived> read(String identity, Long untilOffset, Long untilTimestamp) {
+        return read(identity, untilOffset, untilTimestamp, identity == null);
+    }
+
+    private List<Archived> read(String identity, Long untilOffset, Long untilTimestamp, boolean everyPartition) {
         List<Archived> out = new ArrayList<>();
         ConfluentAvroSerde<ArchiveRecord> serde = new ConfluentAvroSerde<>(registry, ArchiveRecord.getClassSchema());
         Consumer<ConsumerRecord<String, byte[]>> each = r -> {
@@ -55,13 +68,25 @@ public final class ArchiveReplay {
                 out.add(new Archived(a.getKind(), a.getIdentity(), AvroRecords.entry(a.getEntry()), r.partition(), r.offset(), r.timestamp()));
             }
         };
-        // One identity's operations are all on the partition its key maps to: only that one is read.
-        if (identity == null) {
-            TopicReader.readToEnd(bootstrap, Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(5), each);
+        // One identity's operations are all on the partition its key maps to: only that one is read,
+        // and with a time bound only up to the first record archived after it.
+        if (everyPartition) {
+            TopicReader.readToEnd(bootstrap, topic, new StringDeserializer(), new ByteArrayDeserializer(), Duration.ofMinutes(5), each);
+        } else if (untilTimestamp != null) {
+            TopicReader.readKeyUntil(bootstrap, topic, identity, untilTimestamp, new StringDeserializer(), new ByteArrayDeserializer(),
+                    Duration.ofMinutes(5), each);
         } else {
-            TopicReader.readKeyToEnd(bootstrap, Topics.ARCHIVE, identity, new StringDeserializer(), new ByteArrayDeserializer(),
+            TopicReader.readKeyToEnd(bootstrap, topic, identity, new StringDeserializer(), new ByteArrayDeserializer(),
                     Duration.ofMinutes(5), each);
         }
         return out;
+    }
+
+    /**
+     * One identity's history (on {@code path} when not null) as of the bounds, each operation
+     * once; {@code fullScan} reads every partition, as replays did before they knew the key's.
+     */
+    public ArchivedHistory history(String identity, String path, Long untilOffset, Long untilTimestamp, boolean fullScan) {
+        return ArchivedHistory.of(identity, read(identity, untilOffset, untilTimestamp, fullScan), path);
     }
 }

@@ -1,0 +1,93 @@
+package io.jolt.stream.cli;
+
+import io.jolt.stream.archive.service.ArchiveService;
+import io.jolt.stream.kafka.TopicSchemas;
+import io.jolt.stream.kafka.Topics;
+import io.jolt.stream.kafka.serde.SchemaRegistries;
+import io.jolt.stream.kafka.serde.SchemaRegistry;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "archive", mixinStandardHelpOptions = true,
+        description = "The archive service: an index of its own over the bolt (jolt.archive.v1), asked over HTTP.",
+        subcommands = {ArchiveCommand.Serve.class, ArchiveBenchCommand.class})
+final class ArchiveCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+    }
+
+    @Command(name = "serve", mixinStandardHelpOptions = true,
+            description = {"Index jolt.archive.v1 (from its first record, exactly once; a restart resumes) and answer until interrupted:",
+                "GET /v1/archive/identities/{id}/history[?path=P], GET /v1/archive/identities/{id}/state?as_of_offset=N|as_of_time=T,",
+                "GET /v1/archive/export?identity=ID, GET /v1/archive/status. Read-only: it writes no topic but its index's changelogs."})
+    static final class Serve implements Callable<Integer> {
+        @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "The cluster that holds jolt.archive.v1.")
+        String bootstrap;
+
+        @Option(names = "--topic", defaultValue = Topics.ARCHIVE,
+                description = "The archive topic (default ${DEFAULT-VALUE}; a mirror of it on another cluster may have another name).")
+        String topic;
+
+        @Option(names = "--client-config", paramLabel = "FILE",
+                description = "Kafka client settings for every client of the service (security.protocol, sasl.*, ssl.*, ...).")
+        Path clientConfig;
+
+        @Option(names = "--port", defaultValue = "8090", description = "HTTP port (default ${DEFAULT-VALUE}; 0 picks a free one).")
+        int port;
+
+        @Option(names = "--host", defaultValue = "127.0.0.1", description = "HTTP address, also this instance's application.server (default ${DEFAULT-VALUE}).")
+        String host;
+
+        @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the index lives (default: a directory under java.io.tmpdir named after the application id).")
+        Path stateDir;
+
+        @Option(names = "--application-id", defaultValue = ArchiveService.Settings.DEFAULT_APPLICATION_ID,
+                description = "The index's own Kafka Streams application id (default ${DEFAULT-VALUE}).")
+        String applicationId;
+
+        @Option(names = "--registry", paramLabel = "URL", description = "A Confluent-compatible schema registry (default: the schemas built in).")
+        String registry;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            Path dir = stateDir != null ? stateDir : Path.of(System.getProperty("java.io.tmpdir"), applicationId + "-state");
+            SchemaRegistry schemas = registry == null ? TopicSchemas.seededRegistry()
+                    : SchemaRegistries.from(k -> k.equals(SchemaRegistries.URL) ? registry : null).orElseThrow();
+            ArchiveService service = ArchiveService.start(new ArchiveService.Settings(bootstrap, topic, applicationId, dir, host, port, client()), schemas);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                service.close();
+                stopped.countDown();
+            }, "jolt-archive-shutdown"));
+            spec.commandLine().getErr().println("jolt archive serve: indexing " + topic + " on " + bootstrap + " (application.id " + applicationId + ", state "
+                    + dir + "), HTTP API on " + service.baseUrl() + "/v1/archive/status; Ctrl-C stops");
+            stopped.await();
+            return 0;
+        }
+
+        private Properties client() throws IOException {
+            Properties p = new Properties();
+            if (clientConfig != null) {
+                try (Reader in = Files.newBufferedReader(clientConfig)) {
+                    p.load(in);
+                }
+            }
+            return p;
+        }
+    }
+}
