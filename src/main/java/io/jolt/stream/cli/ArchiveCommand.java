@@ -50,7 +50,7 @@ final class ArchiveCommand implements Runnable {
         @Option(names = "--host", defaultValue = "127.0.0.1", description = "HTTP address, also this instance's application.server (default ${DEFAULT-VALUE}).")
         String host;
 
-        @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the index lives (default: a directory under java.io.tmpdir named after the application id).")
+        @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the index lives (default: ~/.jolt/archive/<application id>).")
         Path stateDir;
 
         @Option(names = "--application-id", defaultValue = ArchiveService.Settings.DEFAULT_APPLICATION_ID,
@@ -65,7 +65,8 @@ final class ArchiveCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            Path dir = stateDir != null ? stateDir : Path.of(System.getProperty("java.io.tmpdir"), applicationId + "-state");
+            // Not under the OS temp directory, which may be cleared under a running index.
+            Path dir = stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".jolt", "archive", applicationId);
             SchemaRegistry schemas = registry == null ? TopicSchemas.seededRegistry()
                     : SchemaRegistries.from(k -> k.equals(SchemaRegistries.URL) ? registry : null).orElseThrow();
             ArchiveService service = ArchiveService.start(new ArchiveService.Settings(bootstrap, topic, applicationId, dir, host, port, client()), schemas);
