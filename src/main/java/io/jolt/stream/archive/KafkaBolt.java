@@ -52,12 +52,7 @@ public final class KafkaBolt implements Bolt {
     private final AtomicLong degraded = new AtomicLong();
 
     public KafkaBolt(Properties clientProperties, SchemaRegistry registry) {
-        Properties p = new Properties();
-        p.putAll(clientProperties);
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
-        p.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        Properties p = archiveWrites(clientProperties);
         // A broker that cannot be reached must not block the stream thread for long: that is a loss.
         p.setProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         p.setProperty(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
@@ -80,6 +75,17 @@ public final class KafkaBolt implements Bolt {
                 LOG.warn("bolt: no metadata for {} yet: {}", topic, e.toString());
             }
         }
+    }
+
+    /** How the bolt writes the archive (all replicas' promise, idempotent, batched and compressed), over {@code client}. */
+    public static Properties archiveWrites(Properties client) {
+        Properties p = new Properties();
+        p.putAll(client);
+        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        return p;
     }
 
     @Override

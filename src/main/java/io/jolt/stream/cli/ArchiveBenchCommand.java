@@ -55,11 +55,8 @@ final class ArchiveBenchCommand implements Callable<Integer> {
             description = "Timed repeats of each question, after untimed ones (default ${DEFAULT-VALUE}; scans of a partition or the whole archive: at most 3).")
     int repeat;
 
-    @Option(names = "--devices", defaultValue = "3", description = "Devices per identity (default ${DEFAULT-VALUE}).")
-    int devices;
-
-    @Option(names = "--entries-per-device", defaultValue = "10", description = "Entries per device (default ${DEFAULT-VALUE}).")
-    int entriesPerDevice;
+    @CommandLine.Mixin
+    WorkloadShapeOptions shape;
 
     @CommandLine.Mixin
     LocalRunOptions local;
@@ -70,8 +67,7 @@ final class ArchiveBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        int identities = Math.max(1, (int) Math.ceil(entries / (double) (devices * entriesPerDevice)));
-        Workload.Generated workload = LocalRuns.generate(new Workload.Shape(identities, devices, entriesPerDevice, 21), err);
+        Workload.Generated workload = LocalRuns.generate(shape.shape(Math.max(1, shape.identitiesFor(entries)), 21), err);
         try (LocalStack stack = LocalStack.start("archive bench", local.bootstrap, err)) {
             InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
             ArchiveBenchFeed feed = new ArchiveBenchFeed(bolted(stack, workload, registry, err), registry);

@@ -1,5 +1,6 @@
 package io.jolt.stream.cli;
 
+import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.avro.ArchiveRecord;
 import io.jolt.stream.kafka.TopicGuard;
 import io.jolt.stream.kafka.Topics;
@@ -20,7 +21,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -74,7 +74,8 @@ final class ArchiveBenchFeed {
         ProgressBar bar = new ProgressBar(err, "archiving");
         AtomicLong acknowledged = new AtomicLong();
         AtomicReference<Exception> failed = new AtomicReference<>();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProperties(producerProperties), new StringSerializer(),
+        // Written as the bolt writes: the batches the archive service reads are like the bolt's.
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaBolt.archiveWrites(producerProperties), new StringSerializer(),
                 new ByteArraySerializer())) {
             long written = 0;
             int nextProbe = 0;
@@ -101,17 +102,6 @@ final class ArchiveBenchFeed {
         if (failed.get() != null) {
             throw new IllegalStateException("the archive could not be written: " + failed.get(), failed.get());
         }
-    }
-
-    private static Properties producerProperties(Properties base) {
-        Properties p = new Properties();
-        p.putAll(base);
-        // As the bolt writes the archive: the batches the archive service reads are the bolt's.
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
-        p.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        return p;
     }
 
     private static void send(KafkaProducer<String, byte[]> producer, ProducerRecord<String, byte[]> record, AtomicLong acknowledged,

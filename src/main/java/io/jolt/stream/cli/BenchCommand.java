@@ -37,11 +37,8 @@ final class BenchCommand implements Callable<Integer> {
                     + " The JIT's share of the timed part is printed: well above 0 means not yet at steady state.")
     int warmUpEntries;
 
-    @Option(names = "--devices", defaultValue = "3", description = "Devices per identity (default ${DEFAULT-VALUE}).")
-    int devices;
-
-    @Option(names = "--entries-per-device", defaultValue = "10", description = "Entries per device (default ${DEFAULT-VALUE}).")
-    int entriesPerDevice;
+    @CommandLine.Mixin
+    WorkloadShapeOptions shape;
 
     @CommandLine.Mixin
     LocalRunOptions local;
@@ -53,12 +50,10 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         int streamThreads = local.streamThreads();
-        int perIdentity = devices * entriesPerDevice;
-        int identities = Math.max(1, (int) Math.ceil(entries / (double) perIdentity));
-        Workload.Generated workload = LocalRuns.generate(new Workload.Shape(identities, devices, entriesPerDevice, 11), err);
-        int warmUpIdentities = (int) Math.ceil(warmUpEntries / (double) perIdentity);
-        Workload.Generated warmUp = warmUpIdentities == 0 ? null
-                : LocalRuns.generate(new Workload.Shape(warmUpIdentities, devices, entriesPerDevice, 12), err);
+        int identities = Math.max(1, shape.identitiesFor(entries));
+        Workload.Generated workload = LocalRuns.generate(shape.shape(identities, 11), err);
+        int warmUpIdentities = shape.identitiesFor(warmUpEntries);
+        Workload.Generated warmUp = warmUpIdentities == 0 ? null : LocalRuns.generate(shape.shape(warmUpIdentities, 12), err);
 
         BenchResult.Verifier verifier = installVerifier();
         RawVerifyRate bouncyCastle = new RawVerifyRate(workload, RawVerifyRate.BOUNCYCASTLE);
@@ -75,9 +70,9 @@ final class BenchCommand implements Callable<Integer> {
                     bouncyCastle.measure(streamThreads, Duration.ZERO, Duration.ofSeconds(5)));
             BenchResult.RawRates libsodiumRates = libsodium.map(r -> new BenchResult.RawRates(libsodiumBefore.get(),
                     measure(r, streamThreads, Duration.ZERO))).orElse(null);
-            BenchResult.Shape shape = new BenchResult.Shape(workload.entries().size(), identities, devices, streamThreads, local.partitions);
+            BenchResult.Shape ran = new BenchResult.Shape(workload.entries().size(), identities, shape.devices, streamThreads, local.partitions);
             BenchResult.WarmUp warmedUp = warmUp == null ? null : new BenchResult.WarmUp(warmUp.entries().size(), run.warmUpSeconds());
-            new BenchResult(shape, verifier, warmedUp, run.timed(), bouncyCastleRates, libsodiumRates).print(spec.commandLine().getOut());
+            new BenchResult(ran, verifier, warmedUp, run.timed(), bouncyCastleRates, libsodiumRates).print(spec.commandLine().getOut());
         }
         return 0;
     }

@@ -5,6 +5,7 @@ import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -93,9 +94,9 @@ public final class TopicReader implements AutoCloseable {
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = new java.util.HashMap<>(consumer.endOffsets(partitions));
+            Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
             if (untilTimestamp != null && untilTimestamp < Long.MAX_VALUE) {
-                Map<TopicPartition, Long> after = new java.util.HashMap<>();
+                Map<TopicPartition, Long> after = new HashMap<>();
                 partitions.forEach(tp -> after.put(tp, untilTimestamp + 1));
                 consumer.offsetsForTimes(after).forEach((tp, found) -> {
                     if (found != null) {
@@ -136,7 +137,7 @@ public final class TopicReader implements AutoCloseable {
                     .map(i -> new TopicPartition(topic, i.partition())).toList();
             consumer.assign(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            Map<TopicPartition, Long> query = new java.util.HashMap<>();
+            Map<TopicPartition, Long> query = new HashMap<>();
             partitions.forEach(tp -> query.put(tp, since));
             long total = 0;
             for (var e : consumer.offsetsForTimes(query).entrySet()) {
@@ -174,11 +175,11 @@ public final class TopicReader implements AutoCloseable {
     }
 
     public Progress progress(String applicationId) throws Exception {
-        Map<TopicPartition, OffsetSpec> request = new java.util.HashMap<>();
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         for (var description : admin.describeTopics(List.of(Topics.AUTHORITY, Topics.ENTRIES)).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
             description.partitions().forEach(tp -> request.put(new TopicPartition(description.name(), tp.partition()), OffsetSpec.latest()));
         }
-        Map<TopicPartition, Long> ends = new java.util.HashMap<>();
+        Map<TopicPartition, Long> ends = new HashMap<>();
         admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
         Map<TopicPartition, OffsetAndMetadata> committed =
                 admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
