@@ -27,6 +27,7 @@ final class JoltMeters {
         counter(registry, streams, "jolt.hot.path", ProcessorMetrics.HOT_PATH, null, "entries merged incrementally");
         counter(registry, streams, "jolt.reevaluations", ProcessorMetrics.REEVALUATIONS, null, "identity re-evaluations");
         counter(registry, streams, "jolt.conflict.events", ProcessorMetrics.CONFLICTS, null, "events written to jolt.conflicts.v1");
+        counter(registry, streams, "jolt.entries.duplicate", ProcessorMetrics.DUPLICATES, null, "entries received again, identical to one stored");
         for (RejectionKind kind : RejectionKind.values()) {
             counter(registry, streams, "jolt.rejected", ProcessorMetrics.REJECTED, kind.name().toLowerCase(Locale.ROOT), "records written to jolt.rejected.v1");
         }

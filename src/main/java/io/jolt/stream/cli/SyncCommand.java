@@ -10,6 +10,7 @@ import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.protocol.sync.SyncResponse;
+import io.jolt.stream.protocol.sync.SuppliedLog;
 import io.jolt.stream.protocol.sync.SyncSession;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -106,9 +107,9 @@ final class SyncCommand implements Callable<Integer> {
             }
             SyncSession.Outcome.Applied applied = (SyncSession.Outcome.Applied) outcome;
             transferred += applied.acceptedEntries();
-            for (SyncSession.RejectedLog r : applied.rejectedLogs()) {
+            for (SuppliedLog.Rejection r : applied.rejectedLogs()) {
                 rejectedLogs++;
-                err.println("jolt sync: rejected the supplied log of " + r.deviceId() + ": " + r.reason());
+                err.println("jolt sync: rejected the supplied log of " + r.deviceId() + ": " + r);
             }
             more = applied.more();
             err.printf("page %d: %s, %d entries verified%s%n", pages, applied.complete() ? "complete response" : "delta page",

@@ -99,7 +99,8 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             return;
         }
         if (store.holds(entry)) {
-            return; // identical entries count once
+            metrics.duplicates.record(); // identical entries count once; an at-least-once writer's repeats are counted here
+            return;
         }
         Optional<IdentitySummary> summary = store.summary(identity);
         Optional<IdentitySummary.Device> device = summary.flatMap(s -> s.device(entry.deviceId()));

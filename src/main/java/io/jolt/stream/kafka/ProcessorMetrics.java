@@ -23,11 +23,13 @@ public final class ProcessorMetrics {
     public static final String REJECTED = "rejected-total";
     public static final String CONFLICTS = "conflict-events-total";
     public static final String COMPACTED = "compacted-total";
+    public static final String DUPLICATES = "entries-duplicate-total";
 
     final Sensor verified;
     final Sensor hotPath;
     final Sensor reevaluations;
     final Sensor conflicts;
+    final Sensor duplicates;
     private final Map<RejectionKind, Sensor> rejected = new EnumMap<>(RejectionKind.class);
     private final Map<ArchiveOperation.Cause, Sensor> compacted = new EnumMap<>(ArchiveOperation.Cause.class);
     private final StreamsMetrics metrics;
@@ -40,6 +42,7 @@ public final class ProcessorMetrics {
         hotPath = counter(HOT_PATH, "entries merged incrementally on the hot path", Map.of());
         reevaluations = counter(REEVALUATIONS, "identity re-evaluations from stored records", Map.of());
         conflicts = counter(CONFLICTS, "events written to jolt.conflicts.v1", Map.of());
+        duplicates = counter(DUPLICATES, "entries received again, identical to one stored (at-least-once writers): changed nothing", Map.of());
         for (RejectionKind kind : RejectionKind.values()) {
             rejected.put(kind, counter(REJECTED, "records reported on jolt.rejected.v1", Map.of("reason", kind.name().toLowerCase(java.util.Locale.ROOT))));
         }
@@ -70,6 +73,7 @@ public final class ProcessorMetrics {
         metrics.removeSensor(hotPath);
         metrics.removeSensor(reevaluations);
         metrics.removeSensor(conflicts);
+        metrics.removeSensor(duplicates);
         rejected.values().forEach(metrics::removeSensor);
         compacted.values().forEach(metrics::removeSensor);
     }

@@ -1,7 +1,5 @@
 package io.jolt.stream.kafka;
 
-import io.jolt.stream.avro.DeviceWriterEntry;
-import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Defect;
@@ -38,8 +36,7 @@ public final class RecordIngest implements AutoCloseable {
     }
 
     private final KafkaProducer<String, byte[]> producer;
-    private final ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authority;
-    private final ConfluentAvroSerde<DeviceWriterEntry> entries;
+    private final InputEncoder encoder;
 
     public RecordIngest(String bootstrapServers, SchemaRegistry registry) {
         Properties p = new Properties();
@@ -49,8 +46,7 @@ public final class RecordIngest implements AutoCloseable {
         p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
-        this.authority = new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());
-        this.entries = new ConfluentAvroSerde<>(registry, DeviceWriterEntry.getClassSchema());
+        this.encoder = new InputEncoder(registry);
     }
 
     public List<LineResult> ingest(List<byte[]> lines) {
@@ -119,11 +115,11 @@ public final class RecordIngest implements AutoCloseable {
     }
 
     public ProducerRecord<String, byte[]> authority(AuthorityRecord record) {
-        return new ProducerRecord<>(Topics.AUTHORITY, record.body().identity(), authority.serialize(Topics.AUTHORITY, AvroRecords.authority(record)));
+        return encoder.authority(record);
     }
 
     public ProducerRecord<String, byte[]> entry(Entry entry) {
-        return new ProducerRecord<>(Topics.ENTRIES, entry.body().identity(), entries.serialize(Topics.ENTRIES, AvroRecords.entry(entry)));
+        return encoder.entry(entry);
     }
 
     /** Sends without waiting (bulk loads); {@link #flush} waits for all. */

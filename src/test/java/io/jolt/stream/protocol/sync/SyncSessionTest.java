@@ -82,7 +82,8 @@ class SyncSessionTest {
         SyncSession.Outcome.Applied outcome = (SyncSession.Outcome.Applied) session.accept(SyncResponse.decode(tampered.encode()));
         assertThat(outcome.rejectedLogs()).singleElement().satisfies(r -> {
             assertThat(r.deviceId()).isEqualTo("dev_a");
-            assertThat(r.reason()).contains("bad signature");
+            assertThat(r.reason()).isEqualTo(SuppliedLog.Reason.BAD_SIGNATURE);
+            assertThat(r.detail()).contains("bad signature");
         });
         assertThat(session.entries()).noneMatch(e -> e.deviceId().equals("dev_a"));
         assertThat(session.entries()).hasSize(5);

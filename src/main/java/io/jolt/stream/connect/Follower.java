@@ -1,0 +1,59 @@
+package io.jolt.stream.connect;
+
+import io.jolt.stream.protocol.sync.CursorSession;
+import io.jolt.stream.protocol.sync.SyncPosition;
+import java.time.Duration;
+import java.time.Instant;
+
+/** One followed pair inside a task: its session (the position verified so far) and when it is next due. */
+final class Follower {
+    final FollowedPair pair;
+    final CursorSession session;
+    private volatile Instant due;
+    private volatile Instant lastSynced;
+    private int failures;
+
+    Follower(FollowedPair pair, SyncPosition position, Instant now) {
+        this.pair = pair;
+        this.session = new CursorSession(pair.identity(), position);
+        this.due = now;
+        this.lastSynced = now;
+    }
+
+    Instant due() {
+        return due;
+    }
+
+    boolean isDue(Instant now) {
+        return !due.isAfter(now);
+    }
+
+    /** Caught up with the provider: next asked one poll interval from now. */
+    void synced(Instant now, Duration interval) {
+        failures = 0;
+        lastSynced = now;
+        due = now.plus(interval);
+    }
+
+    /** More to pull than one turn takes: due again at once, after the others had their turn. */
+    void continueSoon(Instant now) {
+        failures = 0;
+        due = now;
+    }
+
+    /** The provider failed or refused: asked again after the backoff. Returns the consecutive failures. */
+    int failed(Instant now, Backoff backoff) {
+        failures++;
+        due = now.plus(backoff.after(failures));
+        return failures;
+    }
+
+    /** The provider answered but nothing could be taken (a level refusal): asked again one interval later. */
+    void refused(Instant now, Duration interval) {
+        due = now.plus(interval);
+    }
+
+    boolean lagging(Instant now, Duration limit) {
+        return Duration.between(lastSynced, now).compareTo(limit) > 0;
+    }
+}

@@ -1,0 +1,89 @@
+package io.jolt.stream.connect;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.protocol.CompactedHistory;
+import io.jolt.stream.protocol.DecodeException;
+import io.jolt.stream.protocol.Hash;
+import io.jolt.stream.protocol.sync.SyncRequest;
+import io.jolt.stream.protocol.sync.SyncResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Asks one provider's {@code POST /jolt/device-writer/sync} (PROTOCOL §8) and types its answer. */
+final class ProviderClient {
+    static final String CONTENT_TYPE = "application/vnd.jolt.device-writer-sync";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What a provider answered. */
+    sealed interface Answer {
+        record Page(SyncResponse response, int bytes) implements Answer {}
+
+        /** 410 {@code history_forgotten}: the device's history up to the floor is gone there. */
+        record Forgotten(String deviceId, CompactedHistory.Floor floor) implements Answer {}
+
+        /** No usable answer: {@code reason} is the metric's label (unreachable, http_503, unreadable, ...). */
+        record Failed(String reason, String message) implements Answer {}
+    }
+
+    private final HttpClient http;
+    private final Duration timeout;
+    private final Optional<String> authorization;
+
+    ProviderClient(Duration timeout, Optional<String> authorization) {
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.timeout = timeout;
+        this.authorization = authorization;
+    }
+
+    Answer ask(String provider, SyncRequest request) throws InterruptedException {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(provider + "/jolt/device-writer/sync")).timeout(timeout)
+                .header("Content-Type", CONTENT_TYPE).POST(HttpRequest.BodyPublishers.ofByteArray(request.encode()));
+        authorization.ifPresent(a -> builder.header("Authorization", a));
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            return new Answer.Failed("unreachable", provider + " did not answer: " + e);
+        }
+        return typed(provider, response.statusCode(), response.body());
+    }
+
+    static Answer typed(String provider, int status, byte[] body) {
+        if (status == 200) {
+            try {
+                return new Answer.Page(SyncResponse.decode(body), body.length);
+            } catch (DecodeException e) {
+                return new Answer.Failed("unreadable", provider + " answered something that is not a sync response: " + e.getMessage());
+            }
+        }
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (status == 410) {
+            Optional<Answer> forgotten = forgotten(text);
+            if (forgotten.isPresent()) {
+                return forgotten.get();
+            }
+        }
+        return new Answer.Failed("http_" + status, provider + " answered HTTP " + status + ": " + (text.length() > 300 ? text.substring(0, 300) + "..." : text));
+    }
+
+    private static Optional<Answer> forgotten(String text) {
+        try {
+            JsonNode error = JSON.readTree(text).path("error");
+            JsonNode details = error.path("details");
+            if (!"history_forgotten".equals(error.path("code").asText())) {
+                return Optional.empty();
+            }
+            return Optional.of(new Answer.Forgotten(details.path("device_id").asText(), new CompactedHistory.Floor(
+                    Long.parseUnsignedLong(details.path("floor_sequence").asText()), Hash.fromHex(details.path("floor_entry_hash").asText()))));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}
