@@ -39,6 +39,7 @@ public final class JoltSyncSourceTask extends SourceTask {
     private ProviderClient client;
     private InputEncoder encoder;
     private SyncTaskMetrics metrics;
+    private TaskSummary summary;
     private volatile boolean stopping;
 
     @Override
@@ -65,6 +66,7 @@ public final class JoltSyncSourceTask extends SourceTask {
         Duration lagLimit = config.pollInterval().multipliedBy(config.getInt(SyncSourceConfig.LAG_POLLS));
         metrics = new SyncTaskMetrics(context.pluginMetrics(), followers::size,
                 () -> followers.stream().filter(f -> f.lagging(clock.instant(), lagLimit)).count());
+        summary = new TaskSummary(metrics, now, lagLimit);
         long resumed = offsets.values().stream().filter(o -> o != null).count();
         LOG.info("jolt sync task: following {} (provider, identity) pairs, {} resumed from stored cursors", pairs.size(), resumed);
     }
@@ -81,6 +83,7 @@ public final class JoltSyncSourceTask extends SourceTask {
             }
             pull(f, out, limit);
         }
+        summary.maybeLog(clock.instant(), followers);
         if (out.isEmpty()) {
             idle();
             return null;

@@ -3,20 +3,22 @@ package io.jolt.stream.connect;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.sync.Cursor;
 import io.jolt.stream.protocol.sync.SyncPosition;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A {@link SyncPosition} as a Connect source offset (a map of strings and lists, as the worker's
- * offsets topic stores it in JSON): {@code cursors} and {@code floors}, each a list of
- * {@code {device, sequence, hash}} (the sequence a decimal string: a uint64), and the
- * {@code authority} head's hash. Written with every record, so a restart resumes with a delta.
+ * A {@link SyncPosition} as a Connect source offset, which may hold only primitive values: one
+ * key per device, {@code cursor:<device_id>} and {@code floor:<device_id>}, each
+ * {@code "<sequence> <hash>"} (the sequence a decimal uint64; a device_id has no space, PROTOCOL
+ * §2), and {@code authority}, the chain head's hash. Written with every record, so a restart
+ * resumes with a delta.
  */
 final class PositionOffset {
     static final String VERSION = "v";
-    static final String CURSORS = "cursors";
-    static final String FLOORS = "floors";
+    static final String CURSOR = "cursor:";
+    static final String FLOOR = "floor:";
     static final String AUTHORITY = "authority";
 
     private PositionOffset() {}
@@ -24,9 +26,9 @@ final class PositionOffset {
     static Map<String, Object> of(SyncPosition position) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put(VERSION, 1);
-        out.put(CURSORS, position.cursors().stream().map(PositionOffset::cursor).toList());
-        out.put(FLOORS, position.floors().stream().map(PositionOffset::cursor).toList());
         out.put(AUTHORITY, position.authorityHead() == null ? "" : position.authorityHead().hex());
+        position.cursors().forEach(c -> out.put(CURSOR + c.deviceId(), point(c)));
+        position.floors().forEach(c -> out.put(FLOOR + c.deviceId(), point(c)));
         return out;
     }
 
@@ -35,25 +37,25 @@ final class PositionOffset {
         if (offset == null) {
             return SyncPosition.START;
         }
+        List<Cursor> cursors = new ArrayList<>();
+        List<Cursor> floors = new ArrayList<>();
+        offset.forEach((key, value) -> {
+            if (key.startsWith(CURSOR)) {
+                cursors.add(cursor(key.substring(CURSOR.length()), value.toString()));
+            } else if (key.startsWith(FLOOR)) {
+                floors.add(cursor(key.substring(FLOOR.length()), value.toString()));
+            }
+        });
         Object authority = offset.get(AUTHORITY);
-        return new SyncPosition(cursors(offset.get(CURSORS)), authority == null || authority.toString().isEmpty() ? null : Hash.fromHex(authority.toString()),
-                cursors(offset.get(FLOORS)));
+        return new SyncPosition(cursors, authority == null || authority.toString().isEmpty() ? null : Hash.fromHex(authority.toString()), floors);
     }
 
-    private static Map<String, String> cursor(Cursor c) {
-        Map<String, String> out = new LinkedHashMap<>();
-        out.put("device", c.deviceId());
-        out.put("sequence", Long.toUnsignedString(c.deviceSequence()));
-        out.put("hash", c.entryHash().hex());
-        return out;
+    private static String point(Cursor c) {
+        return Long.toUnsignedString(c.deviceSequence()) + " " + c.entryHash().hex();
     }
 
-    private static List<Cursor> cursors(Object list) {
-        if (!(list instanceof List<?> items)) {
-            return List.of();
-        }
-        return items.stream().map(i -> (Map<?, ?>) i)
-                .map(m -> new Cursor(m.get("device").toString(), Long.parseUnsignedLong(m.get("sequence").toString()), Hash.fromHex(m.get("hash").toString())))
-                .toList();
+    private static Cursor cursor(String deviceId, String point) {
+        int space = point.indexOf(' ');
+        return new Cursor(deviceId, Long.parseUnsignedLong(point.substring(0, space)), Hash.fromHex(point.substring(space + 1)));
     }
 }

@@ -55,6 +55,17 @@ final class SyncTaskMetrics {
         counter(FAILURES, Map.of("reason", reason)).incrementAndGet();
     }
 
+    /** Every rejection reason seen so far and its count, e.g. {bad_signature=2}. */
+    Map<String, Long> rejectionsByReason() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        counters.forEach((key, value) -> {
+            if (key.startsWith(REJECTIONS + "{")) {
+                out.put(key.substring(REJECTIONS.length() + "{reason=".length(), key.length() - 1), value.get());
+            }
+        });
+        return out;
+    }
+
     long get(String name, Map<String, String> tags) {
         AtomicLong value = counters.get(key(name, tags));
         return value == null ? 0 : value.get();

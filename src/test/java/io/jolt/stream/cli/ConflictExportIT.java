@@ -79,9 +79,10 @@ class ConflictExportIT {
     /** The service's aggregates read its committed conflicts, a moment after the inputs are processed. */
     void awaitCountedByTheService() throws Exception {
         long heads = events.stream().filter(e -> e.getKind() == ConflictKind.CONCURRENT_HEADS).count();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        // 120 s: on a loaded 2-core machine the analytics sub-topologies once needed more than 60 s
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (apiPaths().values().stream().mapToLong(p -> p[0]).sum() != heads) {
-            assertThat(System.nanoTime()).as("the service counted every conflict within 60 s").isLessThan(deadline);
+            assertThat(System.nanoTime()).as("the service counted every conflict within 120 s").isLessThan(deadline);
             Thread.sleep(250);
         }
     }
