@@ -1,5 +1,6 @@
 package io.jolt.stream.connect;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** One identity followed on one provider: the connector's unit of work and its Connect source partition. */
@@ -7,9 +8,16 @@ record FollowedPair(String provider, String identity) implements Comparable<Foll
     static final String PROVIDER = "provider";
     static final String IDENTITY = "identity";
 
-    /** The Connect source partition: the offsets topic keys the pair's cursors by it. */
+    /**
+     * The Connect source partition: the offsets topic keys the pair's cursors by it. Its order is fixed (provider, then
+     * identity): the worker finds an offset by the serialized bytes of this map, and {@code Map.of}'s order changes from one
+     * JVM to the next, which lost every stored position at a restart.
+     */
     Map<String, String> sourcePartition() {
-        return Map.of(PROVIDER, provider, IDENTITY, identity);
+        Map<String, String> partition = new LinkedHashMap<>();
+        partition.put(PROVIDER, provider);
+        partition.put(IDENTITY, identity);
+        return partition;
     }
 
     /** One line of a task's configuration. */

@@ -56,6 +56,11 @@ class PairAssignmentTest {
     }
 
     @Test
+    void theSourcePartitionKeepsOneOrderInEveryJvm() {
+        assertThat(new FollowedPair("http://a:8080", "jolt1abc").sourcePartition().keySet()).containsExactly("provider", "identity");
+    }
+
+    @Test
     void aPairLineRoundTripsWithAUrlThatHasAPort() {
         FollowedPair pair = new FollowedPair("https://provider.example:8443/base", "jolt1abc");
         assertThat(FollowedPair.parse(pair.line())).isEqualTo(pair);
