@@ -6,6 +6,7 @@ import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.serde.SchemaRegistries;
 import io.jolt.stream.protocol.sync.CursorSession;
 import io.jolt.stream.protocol.sync.SuppliedLog;
+import io.jolt.stream.protocol.sync.SyncResponder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -126,7 +127,7 @@ public final class JoltSyncSourceTask extends SourceTask {
         if (outcome instanceof CursorSession.Outcome.UnsupportedLevel level) {
             metrics.rejected("unsupported_level");
             LOG.warn("jolt sync: {} needs operation level {}; this connector supports {}: refused, nothing taken",
-                    f.pair, level.requiredLevel(), io.jolt.stream.protocol.sync.SyncResponder.KNOWN_OPERATION_LEVEL);
+                    f.pair, level.requiredLevel(), SyncResponder.KNOWN_OPERATION_LEVEL);
             f.refused(now, config.pollInterval());
             return false;
         }

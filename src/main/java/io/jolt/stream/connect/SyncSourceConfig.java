@@ -3,10 +3,12 @@ package io.jolt.stream.connect;
 import io.jolt.stream.protocol.IdentityId;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -150,7 +152,7 @@ final class SyncSourceConfig extends AbstractConfig {
         }
         Password basic = getPassword(AUTH_BASIC);
         return basic == null ? Optional.empty()
-                : Optional.of("Basic " + java.util.Base64.getEncoder().encodeToString(basic.value().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                : Optional.of("Basic " + Base64.getEncoder().encodeToString(basic.value().getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The identities of a file, validated line by line (the error names the file and the line). */

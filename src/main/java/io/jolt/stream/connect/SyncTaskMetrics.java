@@ -2,6 +2,7 @@ package io.jolt.stream.connect;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -57,7 +58,7 @@ final class SyncTaskMetrics {
 
     /** Every rejection reason seen so far and its count, e.g. {bad_signature=2}. */
     Map<String, Long> rejectionsByReason() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         counters.forEach((key, value) -> {
             if (key.startsWith(REJECTIONS + "{")) {
                 out.put(key.substring(REJECTIONS.length() + "{reason=".length(), key.length() - 1), value.get());
