@@ -35,14 +35,7 @@ if [ -z "$plugin_path" ]; then
 fi
 mkdir -p "$dir"
 log="$dir/worker.log"
-
-alive() {
-  if [ -r "/proc/$1/stat" ]; then
-    [ "$(sed -e 's/^.*) //' "/proc/$1/stat" | cut -d' ' -f1)" != "Z" ]
-  else
-    kill -0 "$1" 2>/dev/null
-  fi
-}
+. "$here/process-lib.sh"
 # Answers when GET / is 200 (the REST server is up and the worker has started), without curl.
 answers() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1" && printf 'GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3 && head -1 <&3 | grep -q ' 200') 2>/dev/null

@@ -25,14 +25,7 @@ done
 mkdir -p "$dir"
 log="$dir/broker.log"
 
-# A process that exists and is not a zombie (kill -0 where there is no /proc).
-alive() {
-  if [ -r "/proc/$1/stat" ]; then
-    [ "$(sed -e 's/^.*) //' "/proc/$1/stat" | cut -d' ' -f1)" != "Z" ]
-  else
-    kill -0 "$1" 2>/dev/null
-  fi
-}
+. "$here/process-lib.sh"
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 if [ -f "$dir/broker.pid" ]; then

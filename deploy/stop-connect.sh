@@ -12,25 +12,8 @@ while [ $# -gt 0 ]; do
     *) echo "stop-connect: unknown option $1" >&2; exit 2 ;;
   esac
 done
-alive() {
-  if [ -r "/proc/$1/stat" ]; then
-    [ "$(sed -e 's/^.*) //' "/proc/$1/stat" | cut -d' ' -f1)" != "Z" ]
-  else
-    kill -0 "$1" 2>/dev/null
-  fi
-}
-if [ -f "$dir/worker.pid" ]; then
-  pid="$(cat "$dir/worker.pid")"
-  if alive "$pid"; then
-    kill -TERM "$pid"
-    for _ in $(seq 1 300); do
-      alive "$pid" || break
-      sleep 0.1
-    done
-    if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
-  fi
-  rm -f "$dir/worker.pid"
-fi
+. "$root/deploy/process-lib.sh"
+stop_pid_file "$dir/worker.pid"
 if $wipe; then
   rm -rf "$dir"
 fi

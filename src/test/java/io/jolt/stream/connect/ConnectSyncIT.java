@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.jolt.stream.api.JoltNode;
 import io.jolt.stream.kafka.IdentityQueries;
 import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.kafka.ProcessorMetrics;
 import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.VectorRecords;
@@ -183,6 +184,19 @@ class ConnectSyncIT {
         a.awaitProcessed("jolt-connect-a", Duration.ofSeconds(60));
         awaitConverged(List.of(carol.id()));
         assertThat(entriesInB().size() - before).as("a delta: the 4 new entries and nothing else").isEqualTo(4);
+        assertThat(duplicatesCountedByB()).as("exactly once: B never received an entry twice").isZero();
+
+        // What a worker without exactly-once support repeats after a crash: harmless, and counted.
+        b.produce(VectorRecords.ofRecords(more, registry));
+        b.awaitProcessed("jolt-connect-b", Duration.ofSeconds(60));
+        assertThat(duplicatesCountedByB()).isEqualTo(4);
+        assertThat(same(carol.id())).isTrue();
+    }
+
+    private long duplicatesCountedByB() {
+        return (long) providerB.service().streams().metrics().entrySet().stream()
+                .filter(m -> m.getKey().group().equals(ProcessorMetrics.GROUP) && m.getKey().name().equals(ProcessorMetrics.DUPLICATES))
+                .mapToDouble(m -> ((Number) m.getValue().metricValue()).doubleValue()).sum();
     }
 
     @Test
