@@ -10,6 +10,25 @@ alive() {
   fi
 }
 
+# Waits until the process a pid file names answers (the caller's answers() on port $2), at most $5
+# seconds; exits 1, with the log's tail, if it dies or stays silent. $3: its log, $4: what it is.
+await_answer() {
+  local file="$1" port="$2" log="$3" what="$4" seconds="$5"
+  for _ in $(seq 1 $((seconds * 10))); do
+    if ! alive "$(cat "$file")"; then
+      echo "$what exited; see $log" >&2
+      tail -20 "$log" >&2
+      exit 1
+    fi
+    if answers "$port"; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "$what did not answer on 127.0.0.1:$port within $seconds s; see $log" >&2
+  exit 1
+}
+
 # Stops the process a pid file names with SIGTERM (a clean shutdown), SIGKILL after 30 s, and removes the file.
 stop_pid_file() {
   local file="$1" pid

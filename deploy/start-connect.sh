@@ -79,17 +79,5 @@ nohup java -Xmx512m -cp "$(cat "$classpath_file")" -Dorg.slf4j.simpleLogger.defa
   org.apache.kafka.connect.cli.ConnectDistributed "$dir/worker.properties" >> "$log" 2>&1 &
 echo $! > "$dir/worker.pid"
 
-for _ in $(seq 1 1200); do
-  if ! alive "$(cat "$dir/worker.pid")"; then
-    echo "start-connect: the worker exited; see $log" >&2
-    tail -20 "$log" >&2
-    exit 1
-  fi
-  if answers "$port"; then
-    echo "http://127.0.0.1:$port"
-    exit 0
-  fi
-  sleep 0.1
-done
-echo "start-connect: the worker did not answer on 127.0.0.1:$port within 120 s; see $log" >&2
-exit 1
+await_answer "$dir/worker.pid" "$port" "$log" "start-connect: the worker" 120
+echo "http://127.0.0.1:$port"

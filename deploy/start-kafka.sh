@@ -77,17 +77,5 @@ nohup java -Xmx512m -XX:+UseSerialGC -cp "$cp" -Dorg.slf4j.simpleLogger.defaultL
 echo $! > "$dir/broker.pid"
 echo "$port" > "$dir/port"
 
-for _ in $(seq 1 600); do
-  if ! alive "$(cat "$dir/broker.pid")"; then
-    echo "start-kafka: the broker exited; see $log" >&2
-    tail -20 "$log" >&2
-    exit 1
-  fi
-  if answers "$port"; then
-    echo "127.0.0.1:$port"
-    exit 0
-  fi
-  sleep 0.1
-done
-echo "start-kafka: the broker did not open 127.0.0.1:$port within 60 s; see $log" >&2
-exit 1
+await_answer "$dir/broker.pid" "$port" "$log" "start-kafka: the broker" 60
+echo "127.0.0.1:$port"

@@ -26,7 +26,7 @@ import org.apache.kafka.streams.state.HostInfo;
  * response. Requests for identities another instance owns are forwarded there.
  */
 final class SyncEndpoint {
-    static final String CONTENT_TYPE = "application/vnd.jolt.device-writer-sync";
+    static final String CONTENT_TYPE = SyncRequest.MEDIA_TYPE;
 
     private final OwnerRouting routing;
     private final IdentityQueries queries;

@@ -120,7 +120,7 @@ final class SyncCommand implements Callable<Integer> {
 
     private SyncResponse fetch(HttpClient http, SyncRequest request) throws IOException, InterruptedException {
         HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(from.replaceAll("/+$", "") + "/jolt/device-writer/sync"))
-                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/vnd.jolt.device-writer-sync")
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", SyncRequest.MEDIA_TYPE)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(request.encode())).build(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
             throw new IllegalStateException("the provider answered HTTP " + response.statusCode() + ": "

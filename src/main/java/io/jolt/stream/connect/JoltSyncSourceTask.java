@@ -4,6 +4,7 @@ import io.jolt.stream.crypto.Verifiers;
 import io.jolt.stream.kafka.InputEncoder;
 import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.serde.SchemaRegistries;
+import io.jolt.stream.protocol.sync.Cursor;
 import io.jolt.stream.protocol.sync.CursorSession;
 import io.jolt.stream.protocol.sync.SuppliedLog;
 import io.jolt.stream.protocol.sync.SyncResponder;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -151,8 +153,8 @@ public final class JoltSyncSourceTask extends SourceTask {
     /** A 410 history_forgotten: reported, then asked again from the floor, once. True to ask again now. */
     private boolean forgotten(Follower f, ProviderClient.Answer.Forgotten forgotten, Instant now) {
         metrics.rejected("history_forgotten");
-        boolean known = f.session.position().floor(forgotten.deviceId()).map(c -> c.deviceSequence() == forgotten.floor().sequence()
-                && c.entryHash().equals(forgotten.floor().hash())).orElse(false);
+        boolean known = f.session.position().floor(forgotten.deviceId())
+                .equals(Optional.of(new Cursor(forgotten.deviceId(), forgotten.floor().sequence(), forgotten.floor().hash())));
         LOG.warn("jolt sync: {} forgot the history of device {} up to sequence {}{}", f.pair, forgotten.deviceId(),
                 Long.toUnsignedString(forgotten.floor().sequence()), known ? " even from its floor: retried next interval" : "; pulling from the floor on");
         if (known) {

@@ -18,7 +18,6 @@ import java.util.Optional;
 
 /** Asks one provider's {@code POST /jolt/device-writer/sync} (PROTOCOL §8) and types its answer. */
 final class ProviderClient {
-    static final String CONTENT_TYPE = "application/vnd.jolt.device-writer-sync";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What a provider answered. */
@@ -44,7 +43,7 @@ final class ProviderClient {
 
     Answer ask(String provider, SyncRequest request) throws InterruptedException {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(provider + "/jolt/device-writer/sync")).timeout(timeout)
-                .header("Content-Type", CONTENT_TYPE).POST(HttpRequest.BodyPublishers.ofByteArray(request.encode()));
+                .header("Content-Type", SyncRequest.MEDIA_TYPE).POST(HttpRequest.BodyPublishers.ofByteArray(request.encode()));
         authorization.ifPresent(a -> builder.header("Authorization", a));
         HttpResponse<byte[]> response;
         try {

@@ -314,7 +314,7 @@ class ConnectSyncIT {
                 try (exchange) {
                     byte[] body = exchange.getRequestBody().readAllBytes();
                     HttpResponse<byte[]> answer = http.send(HttpRequest.newBuilder(URI.create(target + exchange.getRequestURI()))
-                            .header("Content-Type", "application/vnd.jolt.device-writer-sync").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                            .header("Content-Type", SyncRequest.MEDIA_TYPE).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
                             HttpResponse.BodyHandlers.ofByteArray());
                     byte[] out = answer.body();
                     if (answer.statusCode() == 200 && SyncRequest.decode(body).identity().equals(identity)) {

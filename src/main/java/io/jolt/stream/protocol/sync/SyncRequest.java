@@ -14,6 +14,8 @@ import java.util.List;
 public record SyncRequest(String identity, int maxOperationVersion, int maxSyncVersion, List<Cursor> cursors,
         List<SignedBytes> pushedAuthority, List<List<SignedBytes>> pushedLogs) {
     static final String DOMAIN = "jolt:device-writer-sync-request:v2";
+    /** The media type of a request and a response as HTTP bodies (PROTOCOL §8). */
+    public static final String MEDIA_TYPE = "application/vnd.jolt.device-writer-sync";
 
     /** {@code bytes(body) ‖ signature[64]} as received. */
     public record SignedBytes(byte[] body, byte[] signature) {
