@@ -104,6 +104,11 @@ public final class StreamHarness {
         p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
+        // One request in flight: a fresh idempotent producer whose first batch to a partition is
+        // refused (NOT_LEADER_OR_FOLLOWER, as right after a broker restart) while its second is
+        // appended retries the first with OUT_OF_ORDER_SEQUENCE_NUMBER until it expires
+        // (KAFKA-14359; seen here in BrokerFaultIT, 120 s). With one in flight there is no second.
+        p.setProperty(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         List<RecordMetadata> out = new ArrayList<>();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
             List<java.util.concurrent.Future<RecordMetadata>> sent = new ArrayList<>();
