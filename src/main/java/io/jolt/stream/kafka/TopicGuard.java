@@ -10,11 +10,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
@@ -52,6 +55,7 @@ public final class TopicGuard {
             if (!missing.isEmpty()) {
                 try {
                     admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+                    awaitLeaders(admin, missing);
                     LOG.info("created {} topic(s): {}", missing.size(), missing.stream()
                             .map(t -> t.name() + " (" + t.numPartitions() + " partitions)").collect(Collectors.joining(", ")));
                 } catch (ExecutionException e) {
@@ -67,6 +71,20 @@ public final class TopicGuard {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while checking topics", e);
         }
+    }
+
+    /**
+     * Until every partition of the new topics answers at its leader. A topic is created before
+     * its leaders are ready: a fresh idempotent producer whose first batch is refused then
+     * (NOT_LEADER_OR_FOLLOWER) while its next is appended retries the first with
+     * OUT_OF_ORDER_SEQUENCE_NUMBER until it expires (KAFKA-14359; seen here: `jolt archive bench`
+     * failed after 120 s writing its new archive topic). Listing an end offset is served by the
+     * leader alone, and the admin client retries until it is.
+     */
+    private static void awaitLeaders(Admin admin, List<NewTopic> created) throws ExecutionException, InterruptedException, TimeoutException {
+        Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+        created.forEach(t -> IntStream.range(0, t.numPartitions()).forEach(p -> ends.put(new TopicPartition(t.name(), p), OffsetSpec.latest())));
+        admin.listOffsets(ends).all().get(60, TimeUnit.SECONDS);
     }
 
     private static void verify(Admin admin, List<Topics.Spec> specs) throws ExecutionException, InterruptedException, TimeoutException {
