@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,12 +80,24 @@ public final class TopicGuard {
      * (NOT_LEADER_OR_FOLLOWER) while its next is appended retries the first with
      * OUT_OF_ORDER_SEQUENCE_NUMBER until it expires (KAFKA-14359; seen here: `jolt archive bench`
      * failed after 120 s writing its new archive topic). Listing an end offset is served by the
-     * leader alone, and the admin client retries until it is.
+     * leader alone; until the topic's metadata has reached the broker asked, or its leader is
+     * ready, the answer is a retriable error (unknown topic, not the leader), and it is asked again.
      */
     private static void awaitLeaders(Admin admin, List<NewTopic> created) throws ExecutionException, InterruptedException, TimeoutException {
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
         created.forEach(t -> IntStream.range(0, t.numPartitions()).forEach(p -> ends.put(new TopicPartition(t.name(), p), OffsetSpec.latest())));
-        admin.listOffsets(ends).all().get(60, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                admin.listOffsets(ends).all().get(30, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 
     private static void verify(Admin admin, List<Topics.Spec> specs) throws ExecutionException, InterruptedException, TimeoutException {
