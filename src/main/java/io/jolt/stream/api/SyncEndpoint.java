@@ -26,8 +26,6 @@ import org.apache.kafka.streams.state.HostInfo;
  * response. Requests for identities another instance owns are forwarded there.
  */
 final class SyncEndpoint {
-    static final String CONTENT_TYPE = SyncRequest.MEDIA_TYPE;
-
     private final OwnerRouting routing;
     private final IdentityQueries queries;
     private final RecordIngest ingest;
@@ -66,7 +64,7 @@ final class SyncEndpoint {
             routing.forward(ctx, owner.get(), HttpRequest.BodyPublishers.ofByteArray(ctx.bodyAsBytes()), "POST");
             return;
         }
-        ctx.contentType(CONTENT_TYPE).result(answer(request).encode());
+        ctx.contentType(SyncRequest.MEDIA_TYPE).result(answer(request).encode());
     }
 
     private SyncResponse answer(SyncRequest request) {

@@ -58,11 +58,14 @@ public final class StreamHarness {
         return Admin.create(p);
     }
 
+    private static Set<String> joltTopics(Admin admin) throws Exception {
+        return admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().filter(t -> t.startsWith("jolt.")).collect(Collectors.toSet());
+    }
+
     /** Deletes every jolt topic, so a test starts from nothing (topics come back from topics.yaml). */
     public void resetTopics() throws Exception {
         try (Admin admin = admin()) {
-            Set<String> ours = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
-                    .filter(t -> t.startsWith("jolt.")).collect(Collectors.toSet());
+            Set<String> ours = joltTopics(admin);
             if (!ours.isEmpty()) {
                 admin.deleteTopics(ours).all().get(30, TimeUnit.SECONDS);
             }
@@ -152,8 +155,7 @@ public final class StreamHarness {
     /** Until the last stable offset of every jolt partition has reached its end as of now. */
     private void awaitDecided(long deadline, Duration timeout) throws Exception {
         try (Admin admin = admin()) {
-            Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
-                    .filter(t -> t.startsWith("jolt.")).collect(Collectors.toSet());
+            Set<String> topics = joltTopics(admin);
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).forEach((topic, d) -> d.partitions()
                     .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
