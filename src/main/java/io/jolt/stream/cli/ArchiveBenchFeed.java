@@ -7,6 +7,7 @@ import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.SchemaRegistry;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -16,12 +17,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -29,8 +30,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * The archives {@code jolt archive bench} asks: what the bolt wrote for a workload, grown by
  * copies of it under other identity names, with one probe identity's operations spread evenly
- * through the whole archive (the worst case for an index: no two of them share a batch when the
- * archive is large). Every archive holds the probe's operations exactly once, as the bolt wrote them.
+ * through the partition it shares with others (the worst case for an index: no two of them share
+ * a batch when the archive is large). Every archive holds the probe's operations exactly once, as the bolt wrote them.
  */
 final class ArchiveBenchFeed {
     private final List<ConsumerRecord<String, byte[]>> bolted;
@@ -66,42 +67,78 @@ final class ArchiveBenchFeed {
 
     /**
      * Replaces the topic {@code spec} names with an archive of {@code copies} copies: the first
-     * the bolt's own records (the probe's spread through everything), the others renamed "identity~n".
+     * the bolt's own records (the probe's spread through its partition), the others renamed "identity~n".
      */
     void write(Admin admin, Topics.Spec spec, Properties producerProperties, int copies, PrintWriter err) throws Exception {
         recreate(admin, spec);
-        long others = size(copies) - probeRecords.size();
         ProgressBar bar = new ProgressBar(err, "archiving");
         AtomicLong acknowledged = new AtomicLong();
         AtomicReference<Exception> failed = new AtomicReference<>();
+        long total = size(copies);
         // Written as the bolt writes: the batches the archive service reads are like the bolt's.
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaBolt.archiveWrites(producerProperties), new StringSerializer(),
                 new ByteArraySerializer())) {
-            long written = 0;
-            int nextProbe = 0;
-            for (int copy = 0; copy < copies; copy++) {
-                Function<ConsumerRecord<String, byte[]>, ProducerRecord<String, byte[]>> as = copy == 0 ? asWritten(spec.name()) : renamedTo(spec.name(), copy);
-                for (ConsumerRecord<String, byte[]> r : copy == 0 ? this.others : bolted) {
-                    // The probe's j-th operation goes after (j + 1/2) / n of everything else.
-                    while (nextProbe < probeRecords.size() && (nextProbe + 0.5) * others / probeRecords.size() <= written) {
-                        send(producer, asWritten(spec.name()).apply(probeRecords.get(nextProbe++)), acknowledged, failed);
-                    }
-                    send(producer, as.apply(r), acknowledged, failed);
-                    if (++written % 10_000 == 0) {
-                        bar.update(written, others, "operations written");
-                    }
+            AtomicLong written = new AtomicLong();
+            inWriteOrder(copies, spec.partitions(), (r, copy) -> {
+                send(producer, copyOf(spec.name(), r, copy), acknowledged, failed);
+                if (written.incrementAndGet() % 10_000 == 0) {
+                    bar.update(written.get(), total, "operations written");
                 }
-            }
-            while (nextProbe < probeRecords.size()) {
-                send(producer, asWritten(spec.name()).apply(probeRecords.get(nextProbe++)), acknowledged, failed);
-            }
+            });
             producer.flush();
         }
-        bar.update(acknowledged.get(), size(copies), "operations written");
+        bar.update(acknowledged.get(), total, "operations written");
         bar.finish();
         if (failed.get() != null) {
             throw new IllegalStateException("the archive could not be written: " + failed.get(), failed.get());
         }
+    }
+
+    /** One archive record to write: a record the bolt wrote, as it is ({@code copy} 0) or renamed for copy {@code copy}. */
+    interface Placement {
+        void place(ConsumerRecord<String, byte[]> record, int copy);
+    }
+
+    /**
+     * The archive of {@code copies} copies over {@code partitions} partitions, in the order it is
+     * written. The probe's j-th operation goes after (j + 1/2) / n of the other records that the
+     * partitioner sends to the probe's partition, so that its operations lie evenly apart in the
+     * partition they share, whatever order the bolt's records come in.
+     */
+    void inWriteOrder(int copies, int partitions, Placement each) {
+        int probePartition = partitionOf(probe, partitions);
+        long beside = 0;
+        for (int copy = 0; copy < copies; copy++) {
+            for (ConsumerRecord<String, byte[]> r : copy == 0 ? others : bolted) {
+                beside += partitionOf(keyOf(r, copy), partitions) == probePartition ? 1 : 0;
+            }
+        }
+        long passed = 0;
+        int nextProbe = 0;
+        for (int copy = 0; copy < copies; copy++) {
+            for (ConsumerRecord<String, byte[]> r : copy == 0 ? others : bolted) {
+                if (partitionOf(keyOf(r, copy), partitions) == probePartition) {
+                    while (nextProbe < probeRecords.size() && (nextProbe + 0.5) * beside / probeRecords.size() <= passed) {
+                        each.place(probeRecords.get(nextProbe++), 0);
+                    }
+                    passed++;
+                }
+                each.place(r, copy);
+            }
+        }
+        while (nextProbe < probeRecords.size()) {
+            each.place(probeRecords.get(nextProbe++), 0);
+        }
+    }
+
+    /** The key of {@code r} in copy {@code copy}. */
+    static String keyOf(ConsumerRecord<String, byte[]> r, int copy) {
+        return copy == 0 ? r.key() : r.key() + "~" + copy;
+    }
+
+    /** The partition the default partitioner sends {@code key} to. */
+    static int partitionOf(String key, int partitions) {
+        return BuiltInPartitioner.partitionForKey(key.getBytes(StandardCharsets.UTF_8), partitions);
     }
 
     private static void send(KafkaProducer<String, byte[]> producer, ProducerRecord<String, byte[]> record, AtomicLong acknowledged,
@@ -115,17 +152,15 @@ final class ArchiveBenchFeed {
         });
     }
 
-    private static Function<ConsumerRecord<String, byte[]>, ProducerRecord<String, byte[]>> asWritten(String topic) {
-        return r -> new ProducerRecord<>(topic, r.key(), r.value());
-    }
-
-    private Function<ConsumerRecord<String, byte[]>, ProducerRecord<String, byte[]>> renamedTo(String topic, int copy) {
-        return r -> {
-            ArchiveRecord op = serde.deserialize(Topics.ARCHIVE, r.value());
-            op.setIdentity(r.key() + "~" + copy);
-            // Registered under the archive's subject: the copy carries the same schema id as the bolt's records.
-            return new ProducerRecord<>(topic, op.getIdentity(), serde.serialize(Topics.ARCHIVE, op));
-        };
+    /** {@code r} as the bolt wrote it (copy 0), or renamed "identity~copy". */
+    private ProducerRecord<String, byte[]> copyOf(String topic, ConsumerRecord<String, byte[]> r, int copy) {
+        if (copy == 0) {
+            return new ProducerRecord<>(topic, r.key(), r.value());
+        }
+        ArchiveRecord op = serde.deserialize(Topics.ARCHIVE, r.value());
+        op.setIdentity(keyOf(r, copy));
+        // Registered under the archive's subject: the copy carries the same schema id as the bolt's records.
+        return new ProducerRecord<>(topic, op.getIdentity(), serde.serialize(Topics.ARCHIVE, op));
     }
 
     /** Deletes the archive topic (if any), waits until it is gone, and creates it again as topics.yaml says. */

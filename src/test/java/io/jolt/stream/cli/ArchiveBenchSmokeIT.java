@@ -1,0 +1,57 @@
+package io.jolt.stream.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code jolt archive bench} as the README runs it, on a small workload: the packaged jar starts
+ * its own broker, archives a workload, writes it as it is and ten times larger, indexes both with
+ * an archive service (whose answers it checks against a replay first) and prints the table.
+ * Figures are not asserted (the machine is shared); every row, and an exit code that says
+ * whether a target was missed, are.
+ */
+class ArchiveBenchSmokeIT {
+    private static final List<String> ROWS = List.of("archive service: history", "archive service: state as of an offset",
+            "archive service: state as of a time", "jolt replay --archive-service: history", "jolt replay --archive-service: state --until-time",
+            "jolt replay (the key's partition): history", "jolt replay (the key's partition): state --until-time",
+            "full scan (every partition, the old replay): history");
+
+    @Test
+    void archiveBenchOnASmallWorkloadPrintsEveryQuestionsMediansAndRatio() throws Exception {
+        Path home = Path.of("").toAbsolutePath();
+        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", home.resolve("target/jolt.jar").toString(), "archive", "bench", "--entries", "2000", "--scale", "10", "--repeat", "3"))
+                .directory(home.toFile());
+        builder.environment().put("JOLT_HOME", home.toString());
+        builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process bench = builder.start();
+        String out = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(bench.waitFor(5, TimeUnit.MINUTES)).isTrue();
+
+        Matcher probe = Pattern.compile("probe (jolt1\\S+) with (\\d+) operations, spread through archives of ([\\d,]+) and ([\\d,]+) operations")
+                .matcher(out);
+        assertThat(probe.find()).as(out).isTrue();
+        assertThat(number(probe.group(4))).isEqualTo(10 * number(probe.group(3)));
+        for (String row : ROWS) {
+            Matcher m = Pattern.compile(Pattern.quote(row) + "\\s+([\\d,.]+)\\s+([\\d,.]+)\\s+(\\d+\\.\\d\\d)x").matcher(out);
+            assertThat(m.find()).as(row + " in:\n" + out).isTrue();
+            assertThat(number(m.group(1))).as(row).isPositive();
+            // The ratio is of the unrounded medians; the table shows them to 0.1 ms.
+            assertThat(number(m.group(3))).as(row).isCloseTo(number(m.group(2)) / number(m.group(1)), withPercentage(5));
+        }
+        // Exit code 1 means a target was missed, and then the table says which; anything else is a failure.
+        assertThat(bench.exitValue()).as(out).isEqualTo(out.contains("MISSED") ? 1 : 0);
+    }
+
+    private static double number(String s) {
+        return Double.parseDouble(s.replace(",", ""));
+    }
+}
