@@ -3,10 +3,7 @@ package io.jolt.stream.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -26,15 +23,8 @@ class ArchiveBenchSmokeIT {
 
     @Test
     void archiveBenchOnASmallWorkloadPrintsEveryQuestionsMediansAndRatio() throws Exception {
-        Path home = Path.of("").toAbsolutePath();
-        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", home.resolve("target/jolt.jar").toString(), "archive", "bench", "--entries", "2000", "--scale", "10", "--repeat", "3"))
-                .directory(home.toFile());
-        builder.environment().put("JOLT_HOME", home.toString());
-        builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-        Process bench = builder.start();
-        String out = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(bench.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        JarRun bench = JarRun.stdout("archive", "bench", "--entries", "2000", "--scale", "10", "--repeat", "3");
+        String out = bench.printed();
 
         Matcher probe = Pattern.compile("probe (jolt1\\S+) with (\\d+) operations, spread through archives of ([\\d,]+) and ([\\d,]+) operations")
                 .matcher(out);
@@ -48,7 +38,7 @@ class ArchiveBenchSmokeIT {
             assertThat(number(m.group(3))).as(row).isCloseTo(number(m.group(2)) / number(m.group(1)), withPercentage(5));
         }
         // Exit code 1 means a target was missed, and then the table says which; anything else is a failure.
-        assertThat(bench.exitValue()).as(out).isEqualTo(out.contains("MISSED") ? 1 : 0);
+        assertThat(bench.exitCode()).as(out).isEqualTo(out.contains("MISSED") ? 1 : 0);
     }
 
     private static double number(String s) {

@@ -2,10 +2,6 @@ package io.jolt.stream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -19,16 +15,9 @@ import org.junit.jupiter.api.Test;
 class BenchSmokeIT {
     @Test
     void benchOnASmallWorkloadPrintsRateRatioAndCpuAccounting() throws Exception {
-        Path home = Path.of("").toAbsolutePath();
-        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", home.resolve("target/jolt.jar").toString(), "bench", "--entries", "3000", "--warm-up", "1500", "--threads", "2"))
-                .directory(home.toFile());
-        builder.environment().put("JOLT_HOME", home.toString());
-        builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-        Process bench = builder.start();
-        String out = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(bench.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        assertThat(bench.exitValue()).as(out).isZero();
+        JarRun bench = JarRun.stdout("bench", "--entries", "3000", "--warm-up", "1500", "--threads", "2");
+        String out = bench.printed();
+        assertThat(bench.exitCode()).as(out).isZero();
 
         assertThat(out).containsPattern("jolt bench: 3,\\d{3} entries \\(100 identities x 3 devices\\), 2 stream thread\\(s\\), 4 partitions, exactly once");
         double rate = number(out, "end to end\\s+([\\d,]+) entries/s");

@@ -2,10 +2,6 @@ package io.jolt.stream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -17,17 +13,9 @@ import org.junit.jupiter.api.Test;
 class SoakSmokeIT {
     @Test
     void aShortSoakPrintsSamplesAndSlopes() throws Exception {
-        Path home = Path.of("").toAbsolutePath();
-        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", home.resolve("target/jolt.jar").toString(), "soak", "--minutes", "0.5", "--rate", "500", "--sample-seconds", "3",
-                "--warm-up-minutes", "0.1", "--threads", "1"))
-                .directory(home.toFile());
-        builder.environment().put("JOLT_HOME", home.toString());
-        builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-        Process soak = builder.start();
-        String out = new String(soak.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(soak.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        assertThat(soak.exitValue()).as(out).isZero();
+        JarRun soak = JarRun.stdout("soak", "--minutes", "0.5", "--rate", "500", "--sample-seconds", "3", "--warm-up-minutes", "0.1", "--threads", "1");
+        String out = soak.printed();
+        assertThat(soak.exitCode()).as(out).isZero();
 
         assertThat(out).contains("jolt soak: 500 records/s offered for 0.5 min");
         assertThat(Pattern.compile("(?m)^\\s+\\d+\\.\\d\\d\\s+\\d+ MB\\s+\\d+ MB\\s+\\d+ MB\\s+\\d+ MB\\s+\\d+ MB\\s+[\\d,]+\\s+[\\d,]+$").matcher(out).results().count())

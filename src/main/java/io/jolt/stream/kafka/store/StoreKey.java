@@ -1,7 +1,7 @@
 package io.jolt.stream.kafka.store;
 
+import io.jolt.stream.protocol.CanonicalWriter;
 import io.jolt.stream.protocol.Hash;
-import java.util.Arrays;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
 
@@ -12,10 +12,9 @@ import org.apache.kafka.common.utils.Bytes;
  * "everything of an identity", "everything of a device", "everything of a path".
  */
 public final class StoreKey {
-    // A plain growable array, not a ByteArrayOutputStream: keys are built on every store access of the hot path,
+    // The protocol's byte writer, not a ByteArrayOutputStream: keys are built on every store access of the hot path,
     // and the stream's synchronized write per byte showed in its profile.
-    private byte[] out = new byte[96];
-    private int size;
+    private final CanonicalWriter out = new CanonicalWriter(96);
 
     public static StoreKey of(String identity) {
         return new StoreKey().text(identity);
@@ -34,12 +33,8 @@ public final class StoreKey {
 
     public StoreKey bytes(byte[] value) {
         int n = value.length;
-        room(4);
-        out[size++] = (byte) (n >>> 24);
-        out[size++] = (byte) (n >>> 16);
-        out[size++] = (byte) (n >>> 8);
-        out[size++] = (byte) n;
-        return raw(value);
+        out.u8(n >>> 24).u8(n >>> 16).u8(n >>> 8).u8(n).raw(value);
+        return this;
     }
 
     /**
@@ -48,43 +43,27 @@ public final class StoreKey {
      * byte order, and a path prefix (without terminator) is a scan prefix.
      */
     public StoreKey orderedPath(String path) {
-        raw(path.getBytes(StandardCharsets.UTF_8));
-        room(1);
-        out[size++] = 0;
+        out.raw(path.getBytes(StandardCharsets.UTF_8)).u8(0);
         return this;
     }
 
     /** A path prefix for scans: the bytes without the terminator. */
     public StoreKey pathPrefix(String prefix) {
-        return raw(prefix.getBytes(StandardCharsets.UTF_8));
+        out.raw(prefix.getBytes(StandardCharsets.UTF_8));
+        return this;
     }
 
     public StoreKey uint64(long value) {
-        room(Long.BYTES);
-        for (int shift = 56; shift >= 0; shift -= 8) {
-            out[size++] = (byte) (value >>> shift);
-        }
+        out.uint64(value);
         return this;
     }
 
     public StoreKey hash(Hash hash) {
-        return raw(hash.bytes());
-    }
-
-    public Bytes toBytes() {
-        return Bytes.wrap(Arrays.copyOf(out, size));
-    }
-
-    private StoreKey raw(byte[] value) {
-        room(value.length);
-        System.arraycopy(value, 0, out, size, value.length);
-        size += value.length;
+        out.raw(hash);
         return this;
     }
 
-    private void room(int more) {
-        if (size + more > out.length) {
-            out = Arrays.copyOf(out, Math.max(out.length * 2, size + more));
-        }
+    public Bytes toBytes() {
+        return Bytes.wrap(out.toByteArray());
     }
 }
