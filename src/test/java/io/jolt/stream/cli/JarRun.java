@@ -15,17 +15,8 @@ import java.util.concurrent.TimeUnit;
  * A run that does not end within five minutes fails the test.
  */
 record JarRun(int exitCode, String printed) {
-    /** Standard output alone (the progress bars on standard error are discarded). */
+    /** What the run printed on standard output (the progress bars on standard error are discarded). */
     static JarRun stdout(String... args) throws IOException, InterruptedException {
-        return run(false, args);
-    }
-
-    /** Standard output and standard error together, as the console shows them. */
-    static JarRun console(String... args) throws IOException, InterruptedException {
-        return run(true, args);
-    }
-
-    private static JarRun run(boolean withStderr, String... args) throws IOException, InterruptedException {
         Path home = Path.of("").toAbsolutePath();
         Path jar = home.resolve("target/jolt.jar");
         assertThat(jar).exists();
@@ -33,11 +24,7 @@ record JarRun(int exitCode, String printed) {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile());
         builder.environment().put("JOLT_HOME", home.toString());
-        if (withStderr) {
-            builder.redirectErrorStream(true);
-        } else {
-            builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-        }
+        builder.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process process = builder.start();
         String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(5, TimeUnit.MINUTES)).as(printed).isTrue();
