@@ -1,7 +1,6 @@
 package io.jolt.stream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.data.Percentage.withPercentage;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -34,11 +33,22 @@ class ArchiveBenchSmokeIT {
             Matcher m = Pattern.compile(Pattern.quote(row) + "\\s+([\\d,.]+)\\s+([\\d,.]+)\\s+(\\d+\\.\\d\\d)x").matcher(out);
             assertThat(m.find()).as(row + " in:\n" + out).isTrue();
             assertThat(number(m.group(1))).as(row).isPositive();
-            // The ratio is of the unrounded medians; the table shows them to 0.1 ms.
-            assertThat(number(m.group(3))).as(row).isCloseTo(number(m.group(2)) / number(m.group(1)), withPercentage(5));
+            assertThat(number(m.group(3))).as(row).isBetween(lowestRatio(m), highestRatio(m));
         }
         // Exit code 1 means a target was missed, and then the table says which; anything else is a failure.
         assertThat(bench.exitCode()).as(out).isEqualTo(out.contains("MISSED") ? 1 : 0);
+    }
+
+    /*
+     * The ratio is of the unrounded medians, which the table shows to 0.1 ms (each up to 0.05 ms
+     * off), and is itself shown to 0.01 (up to 0.005 off): it must lie within what those allow.
+     */
+    private static double lowestRatio(Matcher row) {
+        return (number(row.group(2)) - 0.05) / (number(row.group(1)) + 0.05) - 0.005;
+    }
+
+    private static double highestRatio(Matcher row) {
+        return (number(row.group(2)) + 0.05) / (number(row.group(1)) - 0.05) + 0.005;
     }
 
     private static double number(String s) {
