@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.jolt.stream.http.OpenApiDocument;
 import io.jolt.stream.kafka.AnalyticsQueries;
 import io.jolt.stream.kafka.IdentityQueries;
 import io.jolt.stream.kafka.RecordIngest;
@@ -13,7 +14,9 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
@@ -25,6 +28,8 @@ import org.apache.kafka.streams.state.HostInfo;
  */
 public final class HttpApi implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The HTTP contract, served as it is in the jar (src/main/resources/openapi). */
+    static final OpenApiDocument OPENAPI = new OpenApiDocument("/openapi/jolt-api.json");
 
     private final Javalin app;
     private final KafkaStreams streams;
@@ -32,6 +37,7 @@ public final class HttpApi implements AutoCloseable {
     private final OwnerRouting routing;
     private final HttpAccess access;
     private final String scheme;
+    private final List<String> routes = new CopyOnWriteArrayList<>();
 
     private HttpApi(KafkaStreams streams, RecordIngest ingest, HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
         this.streams = streams;
@@ -45,6 +51,7 @@ public final class HttpApi implements AutoCloseable {
         JoltMeters.bindVerifier(metrics);
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
+            config.events.handlerAdded(route -> routes.add(route.getHttpMethod() + " " + route.getPath()));
             config.http.maxRequestSize = RecordsEndpoint.MAX_BODY_BYTES;
             config.useVirtualThreads = false;
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
@@ -84,8 +91,14 @@ public final class HttpApi implements AutoCloseable {
         return metrics;
     }
 
+    /** Every route registered, as "GET /v1/identities/{id}": what the OpenAPI document must describe. */
+    public List<String> routes() {
+        return List.copyOf(routes);
+    }
+
     private void routes(IdentityEndpoints identities, RecordsEndpoint records, SyncEndpoint sync, AnalyticsEndpoints analytics) {
         app.get("/health", this::health);
+        app.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OPENAPI.get()));
         app.get("/metrics", ctx -> {
             access.require(ctx);
             ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());

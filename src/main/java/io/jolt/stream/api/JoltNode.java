@@ -9,6 +9,7 @@ import io.jolt.stream.protocol.sync.SyncResponder;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
@@ -67,6 +68,11 @@ public final class JoltNode implements AutoCloseable {
 
     public RecordIngest ingest() {
         return ingest;
+    }
+
+    /** The routes its HTTP API registered. */
+    public List<String> routes() {
+        return api.routes();
     }
 
     public String baseUrl() {

@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The whole topology, built in one place (ARCHITECTURE.md "Data flow"):
+ * The whole topology, built in one place (src/site/markdown/architecture.md, "Data flow"):
  *
  * <pre>
  * jolt.authority.v1 ─┐

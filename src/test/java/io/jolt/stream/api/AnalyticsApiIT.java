@@ -14,7 +14,9 @@ import io.jolt.stream.kafka.Topics;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.workload.Workload;
@@ -51,7 +53,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AnalyticsApiIT {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String APP = "jolt-it-analytics";
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
     StreamHarness harness;
     JoltNode a;
     JoltNode b;

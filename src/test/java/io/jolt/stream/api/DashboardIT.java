@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.VectorRecords;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.testing.ContractClient;
+import io.jolt.stream.testing.Executables;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.workload.Workload;
@@ -54,17 +57,14 @@ class DashboardIT {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String APP = "jolt-it-dashboard";
     static final List<String> CHARTS = List.of("chart-kinds", "chart-clock", "chart-rejections", "chart-losses", "chart-compactions", "chart-ingest");
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    final HttpClient http = HttpClient.newHttpClient();
+    static final String INSTALL = "install Chromium and its driver (Debian: apt-get install chromium chromium-driver)";
+    final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
     JoltNode node;
     ChromeDriver browser;
     int refreshesBeforeIngest;
 
     @BeforeAll
     void openTheDashboardThenFeedTheService(KafkaBroker broker) throws Exception {
-        assertThat(CHROMIUM).as("Debian's chromium (.ci/run installs it: apt-get install chromium chromium-driver)").isExecutable();
-        assertThat(CHROMEDRIVER).as("Debian's chromium-driver").isExecutable();
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
@@ -89,13 +89,14 @@ class DashboardIT {
 
     static ChromeDriver chromium() {
         ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
+        options.setBinary(Executables.require("jolt.chromium", List.of("chromium", "chromium-browser"), INSTALL).toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1500");
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);
         // The driver named explicitly: Selenium Manager would otherwise try to download one.
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(
+                Executables.require("jolt.chromedriver", List.of("chromedriver"), INSTALL).toFile()).usingAnyFreePort().build();
         return new ChromeDriver(service, options);
     }
 

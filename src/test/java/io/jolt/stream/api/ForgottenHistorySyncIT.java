@@ -14,7 +14,9 @@ import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.Cursor;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponse;
+import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import java.net.URI;
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RealKafka.class)
 class ForgottenHistorySyncIT {
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
 
     @Test
     void syncFromBelowAFloorIsRefusedByNameAndFromTheFloorItIsServed(KafkaBroker broker) throws Exception {

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.Vectors;
+import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import java.net.URI;
@@ -21,6 +23,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,7 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HttpApiIT {
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
     JoltNode a;
     JoltNode b;
     JsonNode expected;
@@ -95,6 +98,16 @@ class HttpApiIT {
 
     static String q(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesEveryRouteAndNothingElse() throws Exception {
+        assertThat(new TreeSet<>(a.routes())).as("routes registered = operations of " + OpenApiContract.SERVICE.resource())
+                .isEqualTo(OpenApiContract.SERVICE.operations());
+        HttpResponse<String> served = http.send(HttpRequest.newBuilder(URI.create(b.baseUrl() + "/openapi.json")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(served.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(served.body())).isEqualTo(OpenApiContract.SERVICE.document());
     }
 
     @Test
@@ -266,15 +279,16 @@ class HttpApiIT {
     }
 
     @Test
-    void metricsShowEveryMetricTheReadmeDocuments() throws Exception {
-        String row = Files.readAllLines(java.nio.file.Path.of("README.md")).stream().filter(l -> l.startsWith("| `GET /metrics`")).findFirst()
-                .orElseThrow(() -> new AssertionError("README.md documents no /metrics row"));
-        List<String> documented = java.util.regex.Pattern.compile("jolt_[a-z_]+").matcher(row).results().map(m -> m.group()).toList();
+    void metricsShowEveryMetricTheOperationsDocumentLists() throws Exception {
+        java.nio.file.Path operations = java.nio.file.Path.of("src", "site", "markdown", "operations.md");
+        List<String> documented = Files.readAllLines(operations).stream().filter(l -> l.startsWith("| `jolt_"))
+                .flatMap(row -> java.util.regex.Pattern.compile("jolt_[a-z_]+").matcher(row).results().map(m -> m.group()))
+                .toList();
         assertThat(documented).hasSizeGreaterThanOrEqualTo(12);
         String scraped = http.send(HttpRequest.newBuilder(URI.create(a.baseUrl() + "/metrics")).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         for (String metric : documented) {
-            assertThat(scraped).as("README documents " + metric).containsPattern("(?m)^" + metric + "[{ ]");
+            assertThat(scraped).as(operations + " lists " + metric).containsPattern("(?m)^" + metric + "[{ ]");
         }
     }
 }

@@ -11,7 +11,9 @@ import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.Cursor;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.StreamHarness;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -44,7 +46,8 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  */
 class HttpEdgesFuzzIT {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient HTTP = new ContractClient(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build(),
+            OpenApiContract.SERVICE);
     static KafkaBroker broker;
     static JoltNode node;
     static List<byte[]> lines;

@@ -10,7 +10,9 @@ import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import java.io.IOException;
@@ -61,7 +63,8 @@ class SecuredApiIT {
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
         a = JoltNode.start(secured(harness, keystore, "secured-a"), registry).awaitRunning(Duration.ofSeconds(60));
         b = JoltNode.start(secured(harness, keystore, "secured-b"), registry).awaitRunning(Duration.ofSeconds(60));
-        https = HttpClient.newBuilder().sslContext(trusting(keystore)).connectTimeout(Duration.ofSeconds(5)).build();
+        https = new ContractClient(HttpClient.newBuilder().sslContext(trusting(keystore)).connectTimeout(Duration.ofSeconds(5)).build(),
+                OpenApiContract.SERVICE);
         assertThat(a.baseUrl()).startsWith("https://");
         assertThat(send(post(a, "/v1/records", Files.readAllBytes(Vectors.bundle("mixed"))).header("Authorization", "Bearer " + TOKEN))
                 .statusCode()).isIn(200, 207);
@@ -99,7 +102,7 @@ class SecuredApiIT {
         String plain = a.baseUrl().replace("https://", "http://");
         int status;
         try {
-            status = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(plain + "/health")).timeout(Duration.ofSeconds(5)).build(),
+            status = ContractClient.of(OpenApiContract.SERVICE).send(HttpRequest.newBuilder(URI.create(plain + "/health")).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode();
         } catch (IOException | InterruptedException e) {
             status = -1;

@@ -13,10 +13,11 @@ import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.protocol.sync.SyncResponse;
+import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.StreamHarness;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -71,7 +72,7 @@ class TwoProviderSyncIT {
     private static SyncResponse firstPage(JoltNode provider, String identity) throws Exception {
         SyncRequest request = new SyncRequest(identity, SyncResponder.KNOWN_OPERATION_LEVEL, SyncResponder.KNOWN_SYNC_LEVEL, List.of(), List.of(),
                 List.of());
-        HttpResponse<byte[]> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(provider.baseUrl() + "/jolt/device-writer/sync"))
+        HttpResponse<byte[]> answer = ContractClient.of(OpenApiContract.SERVICE).send(HttpRequest.newBuilder(URI.create(provider.baseUrl() + "/jolt/device-writer/sync"))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(request.encode())).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(answer.statusCode()).isEqualTo(200);
         return SyncResponse.decode(answer.body());

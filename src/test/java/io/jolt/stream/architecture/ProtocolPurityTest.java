@@ -19,7 +19,7 @@ class ProtocolPurityTest {
             .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.File")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.FileInputStream")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.FileOutputStream")
-            .because("the protocol package is bytes in, values out (ARCHITECTURE.md)");
+            .because("the protocol package is bytes in, values out (src/site/markdown/architecture.md)");
 
     @ArchTest
     static final ArchRule protocolDependsOnNothingElseOfOurs = noClasses()

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code jolt archive bench} as the README runs it, on a small workload: the packaged jar starts
+ * {@code jolt archive bench} as performance.md runs it, on a small workload: the packaged jar starts
  * its own broker, archives a workload, writes it as it is and ten times larger, indexes both with
  * an archive service (whose answers it checks against a replay first) and prints the table.
  * Figures are not asserted (the machine is shared); every row, and an exit code that says

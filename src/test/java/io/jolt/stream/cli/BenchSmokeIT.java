@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code jolt bench} as the README runs it, on a small workload: the packaged jar starts its own
+ * {@code jolt bench} as performance.md runs it, on a small workload: the packaged jar starts its own
  * broker process, runs the entries through the service with exactly once, and prints the rate,
  * the crypto limit, the ratio on a line of its own, and where the CPU of the timed part went.
  * Figures are not asserted (the machine is shared); their presence and consistency are.

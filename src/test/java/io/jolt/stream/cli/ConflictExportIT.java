@@ -42,7 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code jolt conflicts export} on the conflicts of the demo's workload: the CSV and the JSON
- * Lines open in DuckDB as they are, hold one row per event of the topic, and README's analysis
+ * Lines open in DuckDB as they are, hold one row per event of the topic, and analytics.md's analysis
  * (the ten paths with the most clock-sensitive conflicts) gives what the events themselves say,
  * and what the service's own analytics say.
  */

@@ -10,7 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's worked example, command by command: build a history by hand and merge it. */
+/** The worked example of protocol.md ("Trying the rules by hand"), command by command: build a history by hand and merge it. */
 class KeyToolingTest {
     static final ObjectMapper JSON = new ObjectMapper();
 

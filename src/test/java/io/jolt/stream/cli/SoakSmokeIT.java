@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code jolt soak}, short: the packaged jar offers a fixed rate to its own broker and service for
  * half a minute, prints a sample line every few seconds and the slopes at the end, and sends
- * every record (none refused twice). Figures are not asserted; the 20-minute run's are in README.
+ * every record (none refused twice). Figures are not asserted; the 20-minute run's are in testing.md.
  */
 class SoakSmokeIT {
     @Test

@@ -2,6 +2,8 @@ package io.jolt.stream.protocol;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,14 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The shared conformance vectors (../shared/vectors, or -Djolt.vectors=DIR). */
+/**
+ * The conformance vectors: the test resources under {@code vectors/} (src/test/resources/vectors,
+ * see its README), or a newer set at {@code -Djolt.vectors=DIR} or {@code JOLT_VECTORS}.
+ */
 public final class Vectors {
     private Vectors() {}
 
-    /**
-     * -Djolt.vectors, else JOLT_VECTORS, else the first {@code shared/vectors} beside the checkout
-     * or one of its ancestors (a clone elsewhere than ../ still finds the workplace's copy).
-     */
     public static Path root() {
         String configured = System.getProperty("jolt.vectors", System.getenv("JOLT_VECTORS"));
         if (configured != null) {
@@ -26,20 +27,15 @@ public final class Vectors {
             }
             return path;
         }
-        List<Path> tried = new ArrayList<>();
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared").resolve("vectors");
-            tried.add(candidate);
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
+        URL readme = Vectors.class.getResource("/vectors/README.md");
+        if (readme == null) {
+            throw new IllegalStateException("conformance vectors not on the test classpath (src/test/resources/vectors)");
         }
-        Path workplace = Path.of("/work/shared/vectors");
-        if (Files.isDirectory(workplace)) {
-            return workplace;
+        try {
+            return Path.of(readme.toURI()).getParent();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("conformance vectors at an unreadable location " + readme, e);
         }
-        throw new IllegalStateException("conformance vectors not found (tried " + tried + " and " + workplace
-                + "); set -Djolt.vectors=DIR or JOLT_VECTORS");
     }
 
     /** Every merge scenario kind (every folder with a bundle.jsonl and expected.json). */

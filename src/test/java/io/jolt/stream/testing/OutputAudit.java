@@ -88,7 +88,7 @@ public record OutputAudit(int inputRecords, boolean stateEqual, int stateDuplica
         return this;
     }
 
-    /** A row of README's Reliability table. */
+    /** A row of the Reliability table (src/site/markdown/testing.md). */
     public String row(String fault, long inFlight) {
         return String.format("| %s | %,d | %,d | %s | %d | %d of %,d | %,d |", fault, inputRecords, inFlight, stateEqual ? "yes" : "NO",
                 stateDuplicates + conflictDuplicates + rejectionDuplicates, lossesNamed, eligible, archiveDuplicates);

@@ -8,10 +8,13 @@ import io.jolt.stream.analytics.TimeArgument;
 import io.jolt.stream.archive.replay.ArchiveJson;
 import io.jolt.stream.archive.replay.ArchiveReplay.Archived;
 import io.jolt.stream.archive.replay.ArchivedHistory;
+import io.jolt.stream.http.OpenApiDocument;
 import io.jolt.stream.protocol.json.RecordJson;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -25,12 +28,15 @@ import org.apache.kafka.streams.state.HostInfo;
  */
 final class ArchiveHttp implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The HTTP contract, served as it is in the jar (src/main/resources/openapi). */
+    private static final OpenApiDocument OPENAPI = new OpenApiDocument("/openapi/archive-api.json");
 
     private final Javalin app;
     private final KafkaStreams streams;
     private final ArchiveQueries queries;
     private final ArchiveProgress progress;
     private final HostInfo self;
+    private final List<String> routes = new CopyOnWriteArrayList<>();
 
     ArchiveHttp(KafkaStreams streams, ArchiveQueries queries, ArchiveProgress progress, PrometheusMeterRegistry metrics, HostInfo self) {
         this.streams = streams;
@@ -40,11 +46,13 @@ final class ArchiveHttp implements AutoCloseable {
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.useVirtualThreads = false;
+            config.events.handlerAdded(route -> routes.add(route.getHttpMethod() + " " + route.getPath()));
         });
         app.exception(ArchiveError.class, (e, ctx) -> error(ctx, e.code.status, e.code.wireName(), e.getMessage()));
         app.exception(InvalidStateStoreException.class, (e, ctx) -> error(ctx, 503, ArchiveError.Code.NOT_READY.wireName(), e.getMessage()));
         app.exception(Exception.class, (e, ctx) -> error(ctx, 500, "internal_error", String.valueOf(e)));
         app.get("/health", this::health);
+        app.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OPENAPI.get()));
         app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
         app.get("/v1/archive/status", ctx -> ctx.contentType("application/json").result(progress.status().toString()));
         app.get("/v1/archive/identities/{id}/history", this::history);
@@ -58,6 +66,11 @@ final class ArchiveHttp implements AutoCloseable {
 
     int port() {
         return app.port();
+    }
+
+    /** Every route registered, as "GET /v1/archive/status": what the OpenAPI document must describe. */
+    List<String> routes() {
+        return List.copyOf(routes);
     }
 
     private void history(Context ctx) {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
@@ -110,6 +111,11 @@ public final class ArchiveService implements AutoCloseable {
 
     public String baseUrl() {
         return "http://" + self.host() + ":" + http.port();
+    }
+
+    /** The routes its HTTP API registered. */
+    List<String> routes() {
+        return http.routes();
     }
 
     public IndexCounts counts() {

@@ -19,7 +19,9 @@ import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.Hex;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.protocol.json.RecordJson;
+import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.workload.Workload;
@@ -63,7 +65,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ArchiveServiceIT {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String LIVE = "jolt-it-archive-live";
-    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final HttpClient HTTP = ContractClient.of(OpenApiContract.ARCHIVE);
 
     StreamHarness harness;
     InMemorySchemaRegistry registry;
@@ -191,6 +193,16 @@ class ArchiveServiceIT {
         HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(URI.create(archive.baseUrl() + "/v1/records"))
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(post.statusCode()).as("no route takes a record").isEqualTo(404);
+    }
+
+    @Test
+    @Order(4)
+    void theOpenApiDocumentDescribesEveryRouteAndNothingElse() throws Exception {
+        assertThat(new TreeSet<>(archive.routes())).as("routes registered = operations of " + OpenApiContract.ARCHIVE.resource())
+                .isEqualTo(OpenApiContract.ARCHIVE.operations());
+        HttpResponse<String> served = send("/openapi.json");
+        assertThat(served.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(served.body())).isEqualTo(OpenApiContract.ARCHIVE.document());
     }
 
     @Test

@@ -26,7 +26,7 @@ import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * Against a real registry (Apicurio 3.3.3 through its Confluent API): records written by our
+ * Against a real registry (Apicurio 2.6.13.Final through its Confluent API): records written by our
  * serdes are read back by id; under BACKWARD compatibility a producer's v2 schema (an added
  * optional field) is accepted and its records are read by the current service, and a breaking
  * change is refused by the registry.

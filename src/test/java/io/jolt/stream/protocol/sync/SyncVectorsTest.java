@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every sync case of ../shared/vectors/sync: the responder's bytes equal response.bin exactly. */
+/** Every sync case of the vectors' sync/ folder: the responder's bytes equal response.bin exactly. */
 class SyncVectorsTest {
     static final ObjectMapper JSON = new ObjectMapper();
 

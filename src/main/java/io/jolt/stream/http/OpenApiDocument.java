@@ -1,0 +1,38 @@
+package io.jolt.stream.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * An OpenAPI document shipped in the jar, read once and served byte for byte at
+ * {@code GET /openapi.json}: the contract the API tests hold both the routes and every answer to.
+ */
+public final class OpenApiDocument {
+    private final String resource;
+    private volatile byte[] bytes;
+
+    public OpenApiDocument(String resource) {
+        this.resource = resource;
+    }
+
+    public byte[] get() {
+        byte[] read = bytes;
+        if (read == null) {
+            read = load();
+            bytes = read;
+        }
+        return read;
+    }
+
+    private byte[] load() {
+        try (InputStream in = OpenApiDocument.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar has no " + resource);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
