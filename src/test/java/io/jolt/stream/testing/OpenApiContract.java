@@ -30,19 +30,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * (JSON Schema 2020-12, networknt's OpenAPI 3.1 dialect). A drifted field fails the test.
  */
 public final class OpenApiContract {
-    public static final OpenApiContract SERVICE = new OpenApiContract("openapi/jolt-api.json");
-    public static final OpenApiContract ARCHIVE = new OpenApiContract("openapi/archive-api.json");
-
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
 
+    public static final OpenApiContract SERVICE = new OpenApiContract("openapi/jolt-api.json", "ApiError");
+    public static final OpenApiContract ARCHIVE = new OpenApiContract("openapi/archive-api.json", "ArchiveError");
+
     private final String resource;
+    /** The schema of the error a request for no route at all gets (404). */
+    private final String errorSchema;
     private final JsonNode document;
     private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(Dialects.getOpenApi31());
     private final Map<String, Schema> compiled = new ConcurrentHashMap<>();
 
-    private OpenApiContract(String resource) {
+    private OpenApiContract(String resource, String errorSchema) {
         this.resource = resource;
+        this.errorSchema = pointer("components", "schemas", errorSchema);
         this.document = read(resource);
     }
 
@@ -77,14 +80,21 @@ public final class OpenApiContract {
     /** As {@link #check(HttpResponse)}; a null body is not read (the test streamed or discarded it). */
     public void check(String method, String rawPath, int status, Optional<String> contentType, byte[] body) {
         String what = method + " " + rawPath + " answered " + status;
-        String template = template(rawPath).orElseThrow(() -> new AssertionError(what + ": no path of " + resource + " matches"));
+        Optional<String> matched = template(rawPath);
+        if (matched.isEmpty()) {
+            noRoute(what, status, contentType, body);
+            return;
+        }
+        String template = matched.get();
         JsonNode operation = document.path("paths").path(template).path(method.toLowerCase(Locale.ROOT));
         if (operation.isMissingNode()) {
             throw new AssertionError(what + ": " + resource + " has no " + method + " " + template);
         }
         String statusKey = statusKey(operation.path("responses"), status)
                 .orElseThrow(() -> new AssertionError(what + ": " + resource + " declares no such status for " + method + " " + template));
-        JsonNode content = resolve(operation.path("responses").path(statusKey)).path("content");
+        String response = responsePointer(operation.path("responses").path(statusKey),
+                pointer("paths", template, method.toLowerCase(Locale.ROOT), "responses", statusKey));
+        JsonNode content = document.at(unescaped(response)).path("content");
         if (content.isMissingNode() || content.isEmpty()) {
             return;
         }
@@ -94,8 +104,17 @@ public final class OpenApiContract {
             throw new AssertionError(what + " as " + media + ", where " + resource + " declares " + names(content));
         }
         if (body != null && isJson(media) && content.path(media).has("schema")) {
-            validate(what, pointer("paths", template, method.toLowerCase(Locale.ROOT), "responses", statusKey, "content", media, "schema"),
-                    media, body);
+            validate(what, response + pointer("content", media, "schema"), media, body);
+        }
+    }
+
+    /** A path the document does not have: the server must say so, as 404 in the error shape. */
+    private void noRoute(String what, int status, Optional<String> contentType, byte[] body) {
+        if (status != 404) {
+            throw new AssertionError(what + ": no path of " + resource + " matches, so only 404 may answer");
+        }
+        if (body != null && contentType.map(OpenApiContract::mediaType).filter(OpenApiContract::isJson).isPresent()) {
+            validate(what, errorSchema, "application/json", body);
         }
     }
 
@@ -162,10 +181,15 @@ public final class OpenApiContract {
         return Optional.empty();
     }
 
-    /** A response given as a {@code $ref} to components/responses, followed. */
-    private JsonNode resolve(JsonNode response) {
+    /** Where a response lives: its place under paths, or the components/responses it refers to. */
+    private static String responsePointer(JsonNode response, String inPlace) {
         String ref = response.path("$ref").asText("");
-        return ref.startsWith("#/") ? document.at(ref.substring(1)) : response;
+        return ref.startsWith("#/") ? pointer(ref.substring(2).split("/")) : inPlace;
+    }
+
+    /** A pointer as {@link JsonNode#at} takes it: not percent-encoded. */
+    private static String unescaped(String pointer) {
+        return java.net.URLDecoder.decode(pointer.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     private static String pointer(String... tokens) {
