@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The launcher's choice of JVM options: on Java 25 or later a bench records an AOT cache and every
  * later command starts from it, as long as it is newer than the jar; on older Javas nothing is
  * added. Given a copy of {@code ./jolt} beside a jar and a stand-in java that records its arguments.
+ * And {@code ./jolt test}: the suite's browser installed when missing, or what to install said,
+ * then Maven's verify; given stand-ins for every tool on a PATH of the test's own.
  */
 class LauncherTest {
     @TempDir
@@ -62,6 +64,66 @@ class LauncherTest {
         assertThat(launch("25.0.3", "demo")).isEqualTo("-jar " + jar + " demo");
         assertThat(launch("25.0.3", "bench")).startsWith("-XX:AOTCacheOutput=" + aot + " ");
         assertThat(aot).as("the stale cache is removed before it is recorded again").doesNotExist();
+    }
+
+    @Test
+    void testRunsTheSuiteWithItsArgumentsWhenTheBrowserIsThere() throws Exception {
+        Path bin = givenTools("mvn", "chromium", "chromedriver");
+        Tool run = tool(bin, "test", "-Dit.test=none");
+        assertThat(run.exit()).as(run.printed()).isZero();
+        assertThat(Files.readString(bin.resolve("mvn.args")).strip()).isEqualTo("-B verify -Dit.test=none");
+    }
+
+    @Test
+    void testInstallsTheBrowserWithAptGetWhenItIsMissing() throws Exception {
+        Path bin = givenTools("mvn", "apt-get");
+        Tool run = tool(bin, "test");
+        assertThat(run.exit()).as(run.printed()).isZero();
+        assertThat(Files.readAllLines(bin.resolve("apt-get.args"))).containsExactly("update -qq", "install -y -qq chromium chromium-driver");
+        assertThat(bin.resolve("mvn.args")).exists();
+    }
+
+    @Test
+    void testSaysWhatToInstallAndStopsWhenItCannotInstall() throws Exception {
+        Path bin = givenTools("mvn");
+        Tool run = tool(bin, "test");
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.printed()).contains("needs Chromium and ChromeDriver", "apt-get install chromium chromium-driver");
+        assertThat(bin.resolve("mvn.args")).as("the suite is not run half-equipped").doesNotExist();
+    }
+
+    record Tool(int exit, String printed) {}
+
+    /** A PATH holding only stand-ins that append their arguments to NAME.args, and what the launcher needs besides. */
+    private Path givenTools(String... names) throws Exception {
+        Path bin = Files.createDirectories(home.resolve("bin"));
+        for (String name : names) {
+            script(bin.resolve(name), "echo \"$@\" >> \"$(dirname \"$0\")/" + name + ".args\"");
+        }
+        script(bin.resolve("id"), "echo 0"); // as root, so apt-get needs no sudo
+        for (String needed : List.of("bash", "dirname")) {
+            script(bin.resolve(needed), "exec " + which(needed) + " \"$@\"");
+        }
+        return bin;
+    }
+
+    private static void script(Path file, String line) throws Exception {
+        Files.writeString(file, "#!/bin/sh\n" + line + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private Tool tool(Path bin, String... command) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(concat(home.resolve("jolt").toString(), command)).redirectErrorStream(true);
+        builder.environment().put("PATH", bin.toString());
+        Process process = builder.start();
+        String printed = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return new Tool(process.exitValue(), printed);
+    }
+
+    private static String which(String name) throws Exception {
+        return Stream.of(System.getenv("PATH").split(java.io.File.pathSeparator)).map(dir -> Path.of(dir, name))
+                .filter(Files::isExecutable).findFirst().orElseThrow().toRealPath().toString();
     }
 
     private void givenCacheAged(int secondsAfterTheJar) throws Exception {

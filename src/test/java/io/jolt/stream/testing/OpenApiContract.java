@@ -61,7 +61,7 @@ public final class OpenApiContract {
     /** Every operation of the document, as "GET /v1/identities/{id}". */
     public Set<String> operations() {
         Set<String> operations = new TreeSet<>();
-        document.path("paths").fields().forEachRemaining(path -> path.getValue().fieldNames().forEachRemaining(method -> {
+        document.path("paths").properties().forEach(path -> path.getValue().fieldNames().forEachRemaining(method -> {
             if (METHODS.contains(method)) {
                 operations.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey());
             }
