@@ -15,7 +15,7 @@ import java.util.function.Function;
  * ({@code jolt.http.auth.basic}, {@code user:password}). Reads of merged state stay open: they
  * are what a provider serves to everyone.
  */
-final class HttpAccess {
+public final class HttpAccess {
     static final String TOKEN = "jolt.http.auth.token";
     static final String BASIC = "jolt.http.auth.basic";
 
@@ -26,7 +26,7 @@ final class HttpAccess {
         this.accepted = accepted;
     }
 
-    static HttpAccess from(Function<String, String> config) {
+    public static HttpAccess from(Function<String, String> config) {
         List<byte[]> accepted = new ArrayList<>();
         String token = config.apply(TOKEN);
         if (token != null && !token.isBlank()) {

@@ -6,10 +6,10 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.jolt.stream.http.OpenApiDocument;
-import io.jolt.stream.kafka.AnalyticsQueries;
-import io.jolt.stream.kafka.IdentityQueries;
-import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.processor.AnalyticsQueries;
+import io.jolt.stream.processor.IdentityQueries;
 import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.wire.RecordIngest;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -67,7 +67,7 @@ public final class HttpApi implements AutoCloseable {
      * {@code jolt.http.tls.*} configure it, with writes and {@code /metrics} behind
      * {@code jolt.http.auth.*} when set.
      */
-    static HttpApi start(HostInfo self, KafkaStreams streams, RecordIngest ingest, HttpAccess access, Optional<HttpTls> tls,
+    public static HttpApi start(HostInfo self, KafkaStreams streams, RecordIngest ingest, HttpAccess access, Optional<HttpTls> tls,
             SyncResponder.Limits pages) {
         HttpApi api = new HttpApi(streams, ingest, self, access, tls, pages);
         if (tls.isPresent()) {

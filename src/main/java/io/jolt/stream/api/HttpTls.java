@@ -26,14 +26,14 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * default the key store itself, as when every instance carries the service's one certificate).
  * When configured, the API listens on HTTPS only.
  */
-record HttpTls(Path keystore, String password, String type, Path truststore, String truststorePassword) {
+public record HttpTls(Path keystore, String password, String type, Path truststore, String truststorePassword) {
     static final String KEYSTORE = "jolt.http.tls.keystore";
     static final String KEYSTORE_PASSWORD = "jolt.http.tls.keystore.password";
     static final String KEYSTORE_TYPE = "jolt.http.tls.keystore.type";
     static final String TRUSTSTORE = "jolt.http.tls.truststore";
     static final String TRUSTSTORE_PASSWORD = "jolt.http.tls.truststore.password";
 
-    static Optional<HttpTls> from(Function<String, String> config) {
+    public static Optional<HttpTls> from(Function<String, String> config) {
         String keystore = config.apply(KEYSTORE);
         if (keystore == null || keystore.isBlank()) {
             return Optional.empty();

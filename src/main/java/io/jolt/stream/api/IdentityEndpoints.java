@@ -1,8 +1,8 @@
 package io.jolt.stream.api;
 
 import io.javalin.http.Context;
-import io.jolt.stream.kafka.IdentityQueries;
-import io.jolt.stream.kafka.store.IdentityStoreView;
+import io.jolt.stream.processor.IdentityQueries;
+import io.jolt.stream.processor.store.IdentityStoreView;
 import io.jolt.stream.protocol.AppendRecord;
 import io.jolt.stream.protocol.DecodeException;
 import io.jolt.stream.protocol.Equivocation;

@@ -1,9 +1,8 @@
 package io.jolt.stream.api;
 
-import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.avro.CompactionCause;
 import io.jolt.stream.avro.RejectionKind;
-import io.jolt.stream.kafka.ProcessorMetrics;
+import io.jolt.stream.processor.ProcessorMetrics;
 import io.jolt.stream.protocol.Signatures;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -19,7 +18,7 @@ import org.apache.kafka.streams.KafkaStreams;
  * time (tasks come and go with rebalances; the Kafka metrics binder only sees metrics present
  * when it binds).
  */
-final class JoltMeters {
+public final class JoltMeters {
     private JoltMeters() {}
 
     static void bind(MeterRegistry registry, KafkaStreams streams) {
@@ -41,15 +40,6 @@ final class JoltMeters {
     static void bindVerifier(MeterRegistry registry) {
         Gauge.builder("jolt.verifier.info", () -> 1).description("the signature verifier this process uses (PROTOCOL §2's rule either way)")
                 .tag("impl", Signatures.verifier().name()).register(registry);
-    }
-
-    /** The bolt's own counts: what it kept, lost (each named on jolt.archive.losses.v1) and wrote without its durability promise. */
-    static void bindBolt(MeterRegistry registry, KafkaBolt bolt) {
-        FunctionCounter.builder("jolt.archive.written", bolt, KafkaBolt::written).description("archive operations the bolt kept").register(registry);
-        FunctionCounter.builder("jolt.archive.lost", bolt, KafkaBolt::lost)
-                .description("archive operations the bolt lost (named on jolt.archive.losses.v1)").register(registry);
-        FunctionCounter.builder("jolt.archive.degraded", bolt, KafkaBolt::degraded)
-                .description("archive writes that landed with degraded durability").register(registry);
     }
 
     private static void counter(MeterRegistry registry, KafkaStreams streams, String meter, String metric, String reason, String description) {

@@ -1,7 +1,7 @@
 package io.jolt.stream.api;
 
 import io.javalin.http.Context;
-import io.jolt.stream.kafka.IdentityQueries;
+import io.jolt.stream.processor.IdentityQueries;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

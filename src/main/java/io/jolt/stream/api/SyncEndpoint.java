@@ -1,8 +1,7 @@
 package io.jolt.stream.api;
 
 import io.javalin.http.Context;
-import io.jolt.stream.kafka.IdentityQueries;
-import io.jolt.stream.kafka.RecordIngest;
+import io.jolt.stream.processor.IdentityQueries;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.DecodeException;
 import io.jolt.stream.protocol.Entry;
@@ -10,6 +9,7 @@ import io.jolt.stream.protocol.sync.HistoryForgottenException;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.protocol.sync.SyncResponse;
+import io.jolt.stream.wire.RecordIngest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpRequest;

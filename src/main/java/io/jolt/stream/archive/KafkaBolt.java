@@ -3,11 +3,14 @@ package io.jolt.stream.archive;
 import io.jolt.stream.avro.ArchiveLoss;
 import io.jolt.stream.avro.ArchiveLossKind;
 import io.jolt.stream.avro.ArchiveRecord;
-import io.jolt.stream.kafka.Bolt;
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.processor.Bolt;
 import io.jolt.stream.protocol.Hex;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.ConfluentAvroSerde;
+import io.jolt.stream.wire.serde.SchemaRegistry;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -37,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * behind ({@code NotEnoughReplicasAfterAppend}) is reported the same way without a second write.
  * Only what neither write could keep is {@code LOST}.
  */
-public final class KafkaBolt implements Bolt {
+public final class KafkaBolt implements Bolt, MeterBinder {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBolt.class);
 
     /** Attempts of the durable write before the leader-only one: bounded so that a missing promise surfaces in seconds. */
@@ -180,5 +183,15 @@ public final class KafkaBolt implements Bolt {
     public void close() {
         producer.close();
         leaderOnly.close();
+    }
+
+    /** Its own counts: what it kept, lost (each named on jolt.archive.losses.v1) and wrote without its durability promise. */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        FunctionCounter.builder("jolt.archive.written", this, KafkaBolt::written).description("archive operations the bolt kept").register(registry);
+        FunctionCounter.builder("jolt.archive.lost", this, KafkaBolt::lost)
+                .description("archive operations the bolt lost (named on jolt.archive.losses.v1)").register(registry);
+        FunctionCounter.builder("jolt.archive.degraded", this, KafkaBolt::degraded)
+                .description("archive writes that landed with degraded durability").register(registry);
     }
 }

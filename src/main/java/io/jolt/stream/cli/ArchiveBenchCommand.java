@@ -5,13 +5,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.archive.replay.ArchiveReplay;
 import io.jolt.stream.archive.service.ArchiveService;
-import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.JoltService;
-import io.jolt.stream.kafka.RecordIngest;
-import io.jolt.stream.kafka.TopicReader;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.bench.ArchiveBenchFeed;
+import io.jolt.stream.bench.ArchiveBenchResult;
+import io.jolt.stream.local.CpuUse;
+import io.jolt.stream.local.LocalBroker;
+import io.jolt.stream.local.LocalRuns;
+import io.jolt.stream.local.LocalStack;
+import io.jolt.stream.local.ProgressBar;
+import io.jolt.stream.service.JoltConfig;
+import io.jolt.stream.service.JoltService;
+import io.jolt.stream.wire.RecordIngest;
+import io.jolt.stream.wire.TopicReader;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -32,9 +39,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"What one identity's history and as-of state cost as the archive grows: the live service archives a",

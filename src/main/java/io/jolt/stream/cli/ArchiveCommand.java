@@ -1,10 +1,10 @@
 package io.jolt.stream.cli;
 
 import io.jolt.stream.archive.service.ArchiveService;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.serde.SchemaRegistries;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.SchemaRegistries;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -12,9 +12,9 @@ import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "archive", mixinStandardHelpOptions = true,
         description = "The archive service: an index of its own over the bolt (jolt.archive.v1), asked over HTTP.",

@@ -7,9 +7,9 @@ import io.jolt.stream.protocol.json.RecordJson;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "authorize", mixinStandardHelpOptions = true,
         description = {"Authorize a device: sign the next authority record with the root key and print it (§9 JSON line).",

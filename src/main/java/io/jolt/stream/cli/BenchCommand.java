@@ -1,17 +1,22 @@
 package io.jolt.stream.cli;
 
 import io.jolt.stream.archive.KafkaBolt;
+import io.jolt.stream.bench.BenchResult;
+import io.jolt.stream.local.CpuUse;
+import io.jolt.stream.bench.RawVerifyRate;
 import io.jolt.stream.crypto.NativeFirstVerifier;
 import io.jolt.stream.crypto.Verifiers;
-import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.JoltService;
-import io.jolt.stream.kafka.ProcessorMetrics;
-import io.jolt.stream.kafka.RecordIngest;
-import io.jolt.stream.kafka.TopicReader;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.local.LocalRuns;
+import io.jolt.stream.local.LocalStack;
+import io.jolt.stream.processor.ProcessorMetrics;
 import io.jolt.stream.protocol.PublicKey;
 import io.jolt.stream.protocol.Signatures;
+import io.jolt.stream.service.JoltConfig;
+import io.jolt.stream.service.JoltService;
+import io.jolt.stream.wire.RecordIngest;
+import io.jolt.stream.wire.TopicReader;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -19,9 +24,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"End-to-end throughput: generate signed entries, run them through a real broker and the topology",

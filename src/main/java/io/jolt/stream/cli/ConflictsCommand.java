@@ -4,12 +4,13 @@ import io.jolt.stream.analytics.ConflictExport;
 import io.jolt.stream.analytics.ConflictRow;
 import io.jolt.stream.analytics.TimeArgument;
 import io.jolt.stream.avro.ConflictEvent;
-import io.jolt.stream.kafka.TopicReader;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
-import io.jolt.stream.kafka.serde.SchemaRegistries;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.local.ProgressBar;
+import io.jolt.stream.wire.TopicReader;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.ConfluentAvroSerde;
+import io.jolt.stream.wire.serde.SchemaRegistries;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "conflicts", mixinStandardHelpOptions = true, subcommands = ConflictsCommand.Export.class,
         description = "Conflict analytics from jolt.conflicts.v1 (read-only).")

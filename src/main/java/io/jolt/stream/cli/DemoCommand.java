@@ -1,10 +1,15 @@
 package io.jolt.stream.cli;
 
-import io.jolt.stream.api.JoltNode;
-import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.TopicReader;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.local.CpuUse;
+import io.jolt.stream.local.DemoSummary;
+import io.jolt.stream.local.LocalBroker;
+import io.jolt.stream.local.LocalRuns;
+import io.jolt.stream.local.LocalStack;
+import io.jolt.stream.service.JoltConfig;
+import io.jolt.stream.service.JoltNode;
+import io.jolt.stream.wire.TopicReader;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import io.jolt.stream.workload.Workload;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,9 +18,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"The whole product on one machine: a real local Kafka broker (deploy/start-kafka.sh) unless --bootstrap,",

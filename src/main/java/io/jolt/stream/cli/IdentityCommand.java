@@ -7,9 +7,9 @@ import io.jolt.stream.protocol.SigningKey;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "identity", mixinStandardHelpOptions = true, description = "Manage identities.",
         subcommands = IdentityCommand.New.class)

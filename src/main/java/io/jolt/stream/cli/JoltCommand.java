@@ -1,7 +1,7 @@
 package io.jolt.stream.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code jolt} command line. */
 @Command(

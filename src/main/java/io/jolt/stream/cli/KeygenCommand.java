@@ -6,9 +6,9 @@ import io.jolt.stream.protocol.SigningKey;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "keygen", mixinStandardHelpOptions = true,
         description = "Generate an Ed25519 signing key into a new file (mode 0600) and print its public key.")

@@ -8,10 +8,10 @@ import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.json.RecordJson;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "revoke", mixinStandardHelpOptions = true,
         description = {"Revoke a device: sign the next authority record and print it (§9 JSON line).",

@@ -1,9 +1,9 @@
 package io.jolt.stream.cli;
 
-import io.jolt.stream.api.JoltNode;
-import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.serde.SchemaRegistries;
+import io.jolt.stream.service.JoltConfig;
+import io.jolt.stream.service.JoltNode;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.serde.SchemaRegistries;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

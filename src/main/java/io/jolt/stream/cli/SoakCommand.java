@@ -1,21 +1,26 @@
 package io.jolt.stream.cli;
 
 import io.jolt.stream.archive.KafkaBolt;
-import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.JoltService;
-import io.jolt.stream.kafka.RecordIngest;
-import io.jolt.stream.kafka.TopicReader;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.bench.SoakFeed;
+import io.jolt.stream.bench.SoakReport;
+import io.jolt.stream.bench.SoakSample;
+import io.jolt.stream.local.LocalRuns;
+import io.jolt.stream.local.LocalStack;
+import io.jolt.stream.service.JoltConfig;
+import io.jolt.stream.service.JoltService;
+import io.jolt.stream.wire.RecordIngest;
+import io.jolt.stream.wire.TopicReader;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 @Command(name = "soak", mixinStandardHelpOptions = true,
         description = {"Offered load at a fixed rate for a number of minutes (fresh identities all along) through a real broker and the",

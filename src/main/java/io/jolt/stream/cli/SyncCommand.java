@@ -1,17 +1,17 @@
 package io.jolt.stream.cli;
 
-import io.jolt.stream.kafka.RecordIngest;
-import io.jolt.stream.kafka.TopicSchemas;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.DecodeException;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.json.RecordJson;
+import io.jolt.stream.protocol.sync.SuppliedLog;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.protocol.sync.SyncResponse;
-import io.jolt.stream.protocol.sync.SuppliedLog;
 import io.jolt.stream.protocol.sync.SyncSession;
+import io.jolt.stream.wire.RecordIngest;
+import io.jolt.stream.wire.TopicSchemas;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;

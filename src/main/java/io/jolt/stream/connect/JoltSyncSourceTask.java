@@ -1,13 +1,13 @@
 package io.jolt.stream.connect;
 
 import io.jolt.stream.crypto.Verifiers;
-import io.jolt.stream.kafka.InputEncoder;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.serde.SchemaRegistries;
 import io.jolt.stream.protocol.sync.Cursor;
 import io.jolt.stream.protocol.sync.CursorSession;
 import io.jolt.stream.protocol.sync.SuppliedLog;
 import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.wire.InputEncoder;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.serde.SchemaRegistries;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,19 +2,20 @@ package io.jolt.stream.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.kafka.TopicReader;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.service.JoltNode;
 import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.wire.TopicReader;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -156,7 +157,7 @@ class SecuredApiIT {
         assertThat(inputRecords()).as("both pushes produced").isEqualTo(before + 2);
     }
 
-    private io.jolt.stream.kafka.JoltConfig secured(StreamHarness harness, Path keystore, String name) throws Exception {
+    private io.jolt.stream.service.JoltConfig secured(StreamHarness harness, Path keystore, String name) throws Exception {
         return harness.config(APPLICATION, StreamHarness.tempStateDir(name), 4).with(JoltNode.HTTP_PORT, "0").with("num.stream.threads", "1")
                 .with(HttpTls.KEYSTORE, keystore.toString()).with(HttpTls.KEYSTORE_PASSWORD, "changeit")
                 .with(HttpAccess.TOKEN, TOKEN).with(HttpAccess.BASIC, BASIC);

@@ -3,20 +3,21 @@ package io.jolt.stream.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.cli.JoltCommand;
-import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.VectorRecords;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
 import io.jolt.stream.protocol.OrderIndependenceProperties;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.SyncRequest;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.protocol.sync.SyncResponse;
+import io.jolt.stream.service.JoltConfig;
+import io.jolt.stream.service.JoltNode;
 import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.VectorRecords;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -56,8 +57,8 @@ class TwoProviderSyncIT {
                 assertThat(JoltCommand.execute("sync", "--from", providerA.baseUrl(), "--identity", identity,
                         "--state", state.toString(), "--ingest", brokerB.bootstrapServers())).isZero();
                 b.awaitProcessed("jolt-provider-b", Duration.ofSeconds(60));
-                var stateA = new io.jolt.stream.kafka.IdentityQueries(providerA.service().streams()).state(identity).orElseThrow();
-                var stateB = new io.jolt.stream.kafka.IdentityQueries(providerB.service().streams()).state(identity).orElseThrow();
+                var stateA = new io.jolt.stream.processor.IdentityQueries(providerA.service().streams()).state(identity).orElseThrow();
+                var stateB = new io.jolt.stream.processor.IdentityQueries(providerB.service().streams()).state(identity).orElseThrow();
                 assertThat(stateA.singletons().size() + stateA.appends().size()).as("a history worth syncing").isGreaterThan(2);
                 assertThat(singletonsAndAppends(stateB)).isEqualTo(singletonsAndAppends(stateA));
 

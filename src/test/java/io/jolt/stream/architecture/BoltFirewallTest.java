@@ -15,7 +15,8 @@ import com.tngtech.archunit.lang.ArchRule;
 class BoltFirewallTest {
     @ArchTest
     static final ArchRule liveCodeNeverDependsOnReplay = noClasses()
-            .that().resideInAnyPackage("io.jolt.stream.kafka..", "io.jolt.stream.protocol..", "io.jolt.stream.api..", "io.jolt.stream.workload..")
+            .that().resideInAnyPackage("io.jolt.stream.wire..", "io.jolt.stream.processor..", "io.jolt.stream.service..", "io.jolt.stream.protocol..",
+                    "io.jolt.stream.api..", "io.jolt.stream.http..", "io.jolt.stream.workload..")
             .or().haveFullyQualifiedName("io.jolt.stream.cli.WriteCommand")
             .or().haveFullyQualifiedName("io.jolt.stream.cli.AuthorizeCommand")
             .or().haveFullyQualifiedName("io.jolt.stream.cli.RevokeCommand")
@@ -29,8 +30,8 @@ class BoltFirewallTest {
             .should().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.KafkaProducer")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.Producer")
             .orShould().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..")
-            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.RecordIngest")
-            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.JoltTopology")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.wire.RecordIngest")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.processor.JoltTopology")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.DeviceWriter")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.archive.KafkaBolt")
             .because("the replay reader reads with a consumer only");
@@ -40,10 +41,10 @@ class BoltFirewallTest {
             .that().resideInAPackage("io.jolt.stream.archive.service..")
             .should().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.KafkaProducer")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("org.apache.kafka.clients.producer.Producer")
-            .orShould().dependOnClassesThat().resideInAnyPackage("io.jolt.stream.api..", "io.jolt.stream.kafka.store..")
-            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.RecordIngest")
-            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.JoltTopology")
-            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.kafka.JoltService")
+            .orShould().dependOnClassesThat().resideInAnyPackage("io.jolt.stream.api..", "io.jolt.stream.service..", "io.jolt.stream.processor.store..")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.wire.RecordIngest")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.processor.JoltTopology")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.service.JoltService")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.archive.KafkaBolt")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.DeviceWriter")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.SigningKey")

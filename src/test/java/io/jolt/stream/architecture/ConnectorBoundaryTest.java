@@ -18,7 +18,8 @@ class ConnectorBoundaryTest {
     static final ArchRule theConnectorUsesOnlyTheCoreTheEncoderAndTheVerifiers = noClasses()
             .that().resideInAPackage("io.jolt.stream.connect..")
             .should().dependOnClassesThat().resideInAnyPackage("io.jolt.stream.api..", "io.jolt.stream.cli..", "io.jolt.stream.archive..",
-                    "io.jolt.stream.analytics..", "io.jolt.stream.kafka.store..", "io.jolt.stream.workload..", "org.apache.kafka.streams..",
+                    "io.jolt.stream.analytics..", "io.jolt.stream.processor..", "io.jolt.stream.service..", "io.jolt.stream.workload..",
+                    "io.jolt.stream.bench..", "io.jolt.stream.local..", "org.apache.kafka.streams..",
                     "io.javalin..", "io.micrometer..", "org.rocksdb..")
             .because("the plugin packs the core, the encoder, the registry client and the verifiers, nothing of the service");
 

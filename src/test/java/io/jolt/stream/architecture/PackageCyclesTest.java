@@ -8,7 +8,7 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * Dependencies point one way: cli → api → kafka → protocol, archive → kafka, and so on. A cycle
+ * No package depends on itself through others (the layers are in LayeredPackagesTest). A cycle
  * would mean two packages that can only be understood (and changed) together.
  */
 @AnalyzeClasses(packages = "io.jolt.stream", importOptions = ImportOption.DoNotIncludeTests.class)

@@ -2,18 +2,18 @@ package io.jolt.stream.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.TopicGuard;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.VectorRecords;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.service.JoltConfig;
 import io.jolt.stream.testing.DelayedAcknowledgements;
 import io.jolt.stream.testing.ForkedService;
-import io.jolt.stream.testing.OutputAudit;
 import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.OutputAudit;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.wire.TopicGuard;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.VectorRecords;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import io.jolt.stream.workload.Workload;
 import java.nio.file.Path;
 import java.time.Duration;

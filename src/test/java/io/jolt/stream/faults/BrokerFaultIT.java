@@ -2,15 +2,15 @@ package io.jolt.stream.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jolt.stream.kafka.JoltConfig;
-import io.jolt.stream.kafka.TopicGuard;
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.serde.InMemorySchemaRegistry;
+import io.jolt.stream.service.JoltConfig;
 import io.jolt.stream.testing.ForkedKafka;
 import io.jolt.stream.testing.ForkedService;
 import io.jolt.stream.testing.OutputAudit;
 import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.wire.TopicGuard;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

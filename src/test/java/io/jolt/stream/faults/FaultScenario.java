@@ -1,10 +1,10 @@
 package io.jolt.stream.faults;
 
-import io.jolt.stream.kafka.TopicSchemas;
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.VectorRecords;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
 import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.VectorRecords;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import io.jolt.stream.workload.Workload;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

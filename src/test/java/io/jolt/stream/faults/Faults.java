@@ -1,6 +1,6 @@
 package io.jolt.stream.faults;
 
-import io.jolt.stream.kafka.TopicReader;
+import io.jolt.stream.wire.TopicReader;
 import java.time.Duration;
 
 /** Timing a fault: strike while the service is mid-stream, so that records are in flight. */

@@ -1,7 +1,7 @@
 package io.jolt.stream.testing;
 
-import io.jolt.stream.api.JoltNode;
-import io.jolt.stream.kafka.JoltConfig;
+import io.jolt.stream.service.JoltConfig;
+import io.jolt.stream.service.JoltNode;
 import java.io.IOException;
 import java.io.Writer;
 import java.net.URI;

@@ -2,12 +2,12 @@ package io.jolt.stream.archive.replay;
 
 import io.jolt.stream.avro.ArchiveKind;
 import io.jolt.stream.avro.ArchiveRecord;
-import io.jolt.stream.kafka.AvroRecords;
-import io.jolt.stream.kafka.TopicReader;
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
 import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.wire.AvroRecords;
+import io.jolt.stream.wire.TopicReader;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.ConfluentAvroSerde;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,9 +2,9 @@ package io.jolt.stream.archive.service;
 
 import io.jolt.stream.archive.replay.ArchiveReplay.Archived;
 import io.jolt.stream.avro.ArchiveRecord;
-import io.jolt.stream.kafka.AvroRecords;
-import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.wire.AvroRecords;
+import io.jolt.stream.wire.serde.ConfluentAvroSerde;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.jolt.stream.archive.service;
 
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.Topology;

@@ -1,10 +1,10 @@
 package io.jolt.stream.archive.service;
 
 import io.jolt.stream.avro.ArchiveRecord;
-import io.jolt.stream.kafka.AvroRecords;
-import io.jolt.stream.kafka.serde.ConfluentAvroSerde;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
 import io.jolt.stream.protocol.DecodeException;
+import io.jolt.stream.wire.AvroRecords;
+import io.jolt.stream.wire.serde.ConfluentAvroSerde;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;

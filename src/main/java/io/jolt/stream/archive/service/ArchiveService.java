@@ -1,7 +1,7 @@
 package io.jolt.stream.archive.service;
 
-import io.jolt.stream.kafka.Topics;
-import io.jolt.stream.kafka.serde.SchemaRegistry;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

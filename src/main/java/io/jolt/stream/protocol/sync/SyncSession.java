@@ -1,7 +1,7 @@
 package io.jolt.stream.protocol.sync;
 
-import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Authority;
+import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.DeviceLog;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;

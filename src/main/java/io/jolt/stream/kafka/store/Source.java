@@ -1,4 +1,0 @@
-package io.jolt.stream.kafka.store;
-
-/** Where an input record came from: topic, partition, offset. */
-public record Source(String topic, int partition, long offset) {}

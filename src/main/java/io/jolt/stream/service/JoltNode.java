@@ -1,0 +1,89 @@
+package io.jolt.stream.service;
+
+import io.jolt.stream.api.HttpAccess;
+import io.jolt.stream.api.HttpApi;
+import io.jolt.stream.api.HttpTls;
+import io.jolt.stream.archive.KafkaBolt;
+import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.wire.RecordIngest;
+import io.jolt.stream.wire.serde.SchemaRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * One instance of the service: the stream processor and its HTTP API. The API's address is
+ * the instance's {@code application.server}, so instances can route queries to each other.
+ */
+public final class JoltNode implements AutoCloseable {
+    public static final String HTTP_HOST = "jolt.http.host";
+    public static final String HTTP_PORT = "jolt.http.port";
+
+    private final JoltService<KafkaBolt> service;
+    private final RecordIngest ingest;
+    private final HttpApi api;
+    private final HostInfo self;
+
+    private JoltNode(JoltService<KafkaBolt> service, RecordIngest ingest, HttpApi api, HostInfo self) {
+        this.service = service;
+        this.ingest = ingest;
+        this.api = api;
+        this.self = self;
+    }
+
+    /** Starts processing and serving; {@code jolt.http.port} 0 picks a free port. */
+    public static JoltNode start(JoltConfig config, SchemaRegistry registry) throws IOException {
+        String host = config.get(HTTP_HOST) == null ? "127.0.0.1" : config.get(HTTP_HOST);
+        int port = config.get(HTTP_PORT) == null ? 8080 : Integer.parseInt(config.get(HTTP_PORT));
+        if (port == 0) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+        }
+        HostInfo self = new HostInfo(host, port);
+        // Read before anything starts, so that a wrong setting stops the start with its reason.
+        HttpAccess access = HttpAccess.from(config::get);
+        Optional<HttpTls> tls = HttpTls.from(config::get);
+        SyncResponder.Limits pages = config.syncLimits();
+        JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
+                ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
+        JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry));
+        RecordIngest ingest = new RecordIngest(withServer.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), registry);
+        HttpApi api = HttpApi.start(self, service.streams(), ingest, access, tls, pages);
+        service.bolt().bindTo(api.metrics());
+        return new JoltNode(service, ingest, api, self);
+    }
+
+    public JoltNode awaitRunning(Duration timeout) throws InterruptedException {
+        service.awaitRunning(timeout);
+        return this;
+    }
+
+    public JoltService<KafkaBolt> service() {
+        return service;
+    }
+
+    public RecordIngest ingest() {
+        return ingest;
+    }
+
+    /** The routes its HTTP API registered. */
+    public List<String> routes() {
+        return api.routes();
+    }
+
+    public String baseUrl() {
+        return api.scheme() + "://" + self.host() + ":" + api.port();
+    }
+
+    @Override
+    public void close() {
+        api.close();
+        ingest.close();
+        service.close();
+    }
+}
