@@ -44,3 +44,13 @@ stop_pid_file() {
   fi
   rm -f "$file"
 }
+
+# Maven, quietly: its output (Debian's Maven 3.8 prints colour codes even in batch mode) is shown,
+# plain, only when it fails.
+quiet_mvn() {
+  local said
+  if ! said=$(mvn -q -B "$@" 2>&1); then
+    printf '%s\n' "$said" | sed 's/\x1b\[[0-9;]*m//g' >&2
+    return 1
+  fi
+}

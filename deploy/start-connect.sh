@@ -49,7 +49,7 @@ fi
 classpath_file="$root/target/local-connect-classpath.txt"
 if [ ! -s "$classpath_file" ]; then
   echo "start-connect: resolving the Kafka Connect 4.4.0 worker from Maven Central (first time only) ..." >&2
-  mvn -q -B -f "$here/connect/pom.xml" dependency:build-classpath -Dmdep.outputFile="$classpath_file" >&2
+  quiet_mvn -f "$here/connect/pom.xml" dependency:build-classpath -Dmdep.outputFile="$classpath_file"
 fi
 
 cat > "$dir/worker.properties" <<PROPS

@@ -42,7 +42,7 @@ fi
 classpath_file="$root/target/local-kafka-classpath.txt"
 if [ ! -s "$classpath_file" ]; then
   echo "start-kafka: resolving the Kafka 4.4.0 broker from Maven Central (first time only) ..." >&2
-  mvn -q -B -f "$here/kafka/pom.xml" dependency:build-classpath -Dmdep.outputFile="$classpath_file" >&2
+  quiet_mvn -f "$here/kafka/pom.xml" dependency:build-classpath -Dmdep.outputFile="$classpath_file"
 fi
 cp="$(cat "$classpath_file")"
 

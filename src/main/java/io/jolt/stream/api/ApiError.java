@@ -1,5 +1,6 @@
 package io.jolt.stream.api;
 
+import io.jolt.stream.http.HttpError;
 import io.jolt.stream.protocol.json.JsonOut;
 
 /**
@@ -7,10 +8,8 @@ import io.jolt.stream.protocol.json.JsonOut;
  * one stable code per distinction (RFC-0008 §12: tombstoned is not missing, a non-canonical
  * address is not a lookup).
  */
-public final class ApiError extends RuntimeException {
+public final class ApiError extends HttpError {
     public enum Code {
-        /** Refused by the HTTP server before routing: an ambiguous or badly encoded URI, a malformed header. */
-        BAD_REQUEST(400),
         PATH_NOT_CANONICAL(400),
         PREFIX_NOT_CANONICAL(400),
         BAD_PARAMETER(400),
@@ -43,38 +42,11 @@ public final class ApiError extends RuntimeException {
         }
     }
 
-    final Code code;
-    /** The fields of the error's {@code details} object, or null for none. */
-    final JsonOut.Body details;
-
     public ApiError(Code code, String message) {
         this(code, message, null);
     }
 
     public ApiError(Code code, String message, JsonOut.Body details) {
-        super(message, null, false, false);
-        this.code = code;
-        this.details = details;
-    }
-
-    /** The API's one error shape. */
-    static String body(String code, String message, JsonOut.Body details) {
-        return JsonOut.generate(g -> {
-            g.writeStartObject();
-            g.writeObjectFieldStart("error");
-            g.writeStringField("code", code);
-            g.writeStringField("message", message);
-            if (details != null) {
-                g.writeObjectFieldStart("details");
-                details.write(g);
-                g.writeEndObject();
-            }
-            g.writeEndObject();
-            g.writeEndObject();
-        });
-    }
-
-    String body() {
-        return body(code.wireName(), getMessage(), details);
+        super(code.status, code.wireName(), message, details);
     }
 }

@@ -1,10 +1,10 @@
 package io.jolt.stream.api;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.jolt.stream.http.HttpError;
+import io.jolt.stream.http.HttpServer;
 import io.jolt.stream.http.OpenApiDocument;
 import io.jolt.stream.processor.AnalyticsQueries;
 import io.jolt.stream.processor.IdentityQueries;
@@ -16,9 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -27,20 +25,17 @@ import org.apache.kafka.streams.state.HostInfo;
  * ({@link OwnerRouting}); answers are the same whichever instance is asked.
  */
 public final class HttpApi implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** The HTTP contract, served as it is in the jar (src/main/resources/openapi). */
     static final OpenApiDocument OPENAPI = new OpenApiDocument("/openapi/jolt-api.json");
 
     private final Javalin app;
-    private final KafkaStreams streams;
     private final PrometheusMeterRegistry metrics;
     private final OwnerRouting routing;
     private final HttpAccess access;
     private final String scheme;
-    private final List<String> routes = new CopyOnWriteArrayList<>();
+    private final HttpServer server;
 
     private HttpApi(KafkaStreams streams, RecordIngest ingest, HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
-        this.streams = streams;
         this.access = access;
         this.scheme = tls.isPresent() ? "https" : "http";
         IdentityQueries queries = new IdentityQueries(streams);
@@ -49,14 +44,13 @@ public final class HttpApi implements AutoCloseable {
         new KafkaStreamsMetrics(streams).bindTo(metrics);
         JoltMeters.bind(metrics, streams);
         JoltMeters.bindVerifier(metrics);
-        this.app = Javalin.create(config -> {
-            config.showJavalinBanner = false;
-            config.events.handlerAdded(route -> routes.add(route.getHttpMethod() + " " + route.getPath()));
+        this.server = new HttpServer(OPENAPI, config -> {
             config.http.maxRequestSize = RecordsEndpoint.MAX_BODY_BYTES;
-            config.useVirtualThreads = false;
-            config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
-            tls.ifPresent(t -> config.jetty.addConnector((server, http) -> t.connector(server, http, self.host(), self.port())));
+            tls.ifPresent(t -> config.jetty.addConnector((jetty, http) -> t.connector(jetty, http, self.host(), self.port())));
         });
+        this.app = server.app();
+        server.health(streams);
+        server.metrics(metrics, access::require);
         errors();
         routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access, pages),
                 new AnalyticsEndpoints(streams, AnalyticsQueries.of(streams), routing));
@@ -79,7 +73,7 @@ public final class HttpApi implements AutoCloseable {
     }
 
     public int port() {
-        return app.port();
+        return server.port();
     }
 
     /** http, or https when TLS is configured. */
@@ -93,16 +87,10 @@ public final class HttpApi implements AutoCloseable {
 
     /** Every route registered, as "GET /v1/identities/{id}": what the OpenAPI document must describe. */
     public List<String> routes() {
-        return List.copyOf(routes);
+        return server.routes();
     }
 
     private void routes(IdentityEndpoints identities, RecordsEndpoint records, SyncEndpoint sync, AnalyticsEndpoints analytics) {
-        app.get("/health", this::health);
-        app.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OPENAPI.get()));
-        app.get("/metrics", ctx -> {
-            access.require(ctx);
-            ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());
-        });
         app.get("/v1/identities/{id}/resolve", ctx -> routed(ctx, identities::resolve));
         app.get("/v1/identities/{id}/enumerate", ctx -> routed(ctx, identities::enumerate));
         app.get("/v1/identities/{id}/conflicts", ctx -> routed(ctx, identities::conflicts));
@@ -118,31 +106,14 @@ public final class HttpApi implements AutoCloseable {
         Dashboard.routes(app);
     }
 
+    /** Javalin's own refusals (an oversized body above all), in the one error shape. */
     private void errors() {
-        app.exception(ApiError.class, (e, ctx) -> {
-            if (e.code.status == 503) {
-                ctx.header("Retry-After", "1");
-            }
-            ctx.status(e.code.status).contentType("application/json").result(e.body());
-        });
-        // The RUNNING check passed, then a rebalance took the store away mid-answer: as NOT_READY.
-        app.exception(InvalidStateStoreException.class, (e, ctx) -> ctx.status(503).header("Retry-After", "1")
-                .contentType("application/json").result(ApiError.body(ApiError.Code.NOT_READY.wireName(), e.getMessage(), null)));
         app.exception(HttpResponseException.class, (e, ctx) -> {
-            // Javalin's own refusals (an oversized body above all) in the API's error shape.
             boolean tooLarge = e.getStatus() == 413;
             String code = tooLarge ? ApiError.Code.BODY_TOO_LARGE.wireName() : "http_" + e.getStatus();
             String message = tooLarge ? "at most " + RecordsEndpoint.MAX_BODY_BYTES + " bytes per request" : e.getMessage();
-            ctx.status(e.getStatus()).contentType("application/json").result(ApiError.body(code, message, null));
+            HttpError.answer(ctx, e.getStatus(), code, message, null);
         });
-        app.exception(Exception.class, (e, ctx) ->
-                ctx.status(500).contentType("application/json").result(ApiError.body("internal_error", String.valueOf(e), null)));
-    }
-
-    private void health(Context ctx) {
-        KafkaStreams.State state = streams.state();
-        ObjectNode body = JSON.createObjectNode().put("streams_state", state.name()).put("ready", state == KafkaStreams.State.RUNNING);
-        ctx.status(state == KafkaStreams.State.RUNNING ? 200 : 503).contentType("application/json").result(body.toString());
     }
 
     private interface IdentityHandler {
@@ -163,7 +134,7 @@ public final class HttpApi implements AutoCloseable {
 
     @Override
     public void close() {
-        app.stop();
+        server.close();
         metrics.close();
     }
 }

@@ -28,7 +28,9 @@ final class Libsodium {
      */
     static synchronized void load() {
         if (!loaded) {
-            Native.register(Libsodium.class, NativeLibrary.getInstance(extracted(bundledResource()).toString()));
+            Path library = extracted(bundledResource());
+            Native.register(Libsodium.class, NativeLibrary.getInstance(library.toString()));
+            forget(library);
             if (sodium_init() < 0) {
                 throw new IllegalStateException("sodium_init failed");
             }
@@ -57,6 +59,20 @@ final class Libsodium {
             return "windows64/libsodium.dll";
         }
         throw new IllegalStateException("lazysodium-java carries no libsodium for " + os + "/" + arch);
+    }
+
+    /**
+     * Removes the copy as soon as it is loaded: a loaded library stays mapped without its file on
+     * Linux and macOS, so no run leaves a copy behind, not even one killed. Where a loaded file
+     * cannot be removed (Windows), it goes at a clean exit.
+     */
+    private static void forget(Path library) {
+        try {
+            Files.deleteIfExists(library);
+            Files.deleteIfExists(library.getParent());
+        } catch (IOException stillInUse) {
+            // deleteOnExit, set when it was copied, removes it at exit
+        }
     }
 
     private static Path extracted(String resource) {

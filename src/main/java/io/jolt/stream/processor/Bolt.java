@@ -14,7 +14,7 @@ public interface Bolt extends AutoCloseable {
 
     /**
      * Waits until every operation appended so far is in the archive or named as lost: a stream
-     * transaction commits only after this returns ({@link ArchiveBeforeCommit}). A bolt that keeps
+     * transaction commits only after this returns ({@link BoltBeforeCommit}). A bolt that keeps
      * nothing in flight has nothing to wait for.
      */
     default void flush() {}

@@ -1,7 +1,7 @@
 package io.jolt.stream.service;
 
 import io.jolt.stream.crypto.Verifiers;
-import io.jolt.stream.processor.ArchiveBeforeCommit;
+import io.jolt.stream.processor.BoltBeforeCommit;
 import io.jolt.stream.processor.Bolt;
 import io.jolt.stream.processor.JoltTopology;
 import io.jolt.stream.wire.TopicGuard;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The running service: checks the topics, then runs the topology under exactly-once, archiving
  * through the bolt it is given (and closes with it); a transaction commits only once the bolt
- * has every operation before it in the archive or named as lost ({@link ArchiveBeforeCommit}).
+ * has every operation before it in the archive or named as lost ({@link BoltBeforeCommit}).
  *
  * @param <B> the bolt's type, so that whoever wired it in can read its counts
  */
@@ -46,7 +46,7 @@ public final class JoltService<B extends Bolt> implements AutoCloseable {
         }
         B bolt = openBolt.get();
         KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, config.forgetting()), config.streamsProperties(),
-                new ArchiveBeforeCommit(bolt));
+                new BoltBeforeCommit(bolt));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;

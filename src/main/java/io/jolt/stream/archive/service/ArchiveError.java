@@ -1,10 +1,10 @@
 package io.jolt.stream.archive.service;
 
-import io.jolt.stream.protocol.json.JsonOut;
+import io.jolt.stream.http.HttpError;
 import java.util.Locale;
 
 /** The archive service's errors, in the HTTP API's one shape: {@code {"error": {"code": ..., "message": ...}}}. */
-final class ArchiveError extends RuntimeException {
+final class ArchiveError extends HttpError {
     enum Code {
         BAD_PARAMETER(400),
         /** Nothing of this identity is archived (an identity whose history is empty is not one the archive knows). */
@@ -23,21 +23,7 @@ final class ArchiveError extends RuntimeException {
         }
     }
 
-    final Code code;
-
     ArchiveError(Code code, String message) {
-        super(message, null, false, false);
-        this.code = code;
-    }
-
-    static String body(String code, String message) {
-        return JsonOut.generate(g -> {
-            g.writeStartObject();
-            g.writeObjectFieldStart("error");
-            g.writeStringField("code", code);
-            g.writeStringField("message", message);
-            g.writeEndObject();
-            g.writeEndObject();
-        });
+        super(code.status, code.wireName(), message, null);
     }
 }

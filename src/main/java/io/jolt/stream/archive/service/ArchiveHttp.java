@@ -1,24 +1,21 @@
 package io.jolt.stream.archive.service;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.jolt.stream.analytics.TimeArgument;
 import io.jolt.stream.archive.replay.ArchiveJson;
 import io.jolt.stream.archive.replay.ArchiveReplay.Archived;
 import io.jolt.stream.archive.replay.ArchivedHistory;
+import io.jolt.stream.http.HttpServer;
 import io.jolt.stream.http.OpenApiDocument;
 import io.jolt.stream.protocol.json.RecordJson;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -27,7 +24,6 @@ import org.apache.kafka.streams.state.HostInfo;
  * instance indexes is redirected there (307), so any instance can be asked.
  */
 final class ArchiveHttp implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** The HTTP contract, served as it is in the jar (src/main/resources/openapi). */
     private static final OpenApiDocument OPENAPI = new OpenApiDocument("/openapi/archive-api.json");
 
@@ -36,24 +32,17 @@ final class ArchiveHttp implements AutoCloseable {
     private final ArchiveQueries queries;
     private final ArchiveProgress progress;
     private final HostInfo self;
-    private final List<String> routes = new CopyOnWriteArrayList<>();
+    private final HttpServer server;
 
     ArchiveHttp(KafkaStreams streams, ArchiveQueries queries, ArchiveProgress progress, PrometheusMeterRegistry metrics, HostInfo self) {
         this.streams = streams;
         this.queries = queries;
         this.progress = progress;
         this.self = self;
-        this.app = Javalin.create(config -> {
-            config.showJavalinBanner = false;
-            config.useVirtualThreads = false;
-            config.events.handlerAdded(route -> routes.add(route.getHttpMethod() + " " + route.getPath()));
-        });
-        app.exception(ArchiveError.class, (e, ctx) -> error(ctx, e.code.status, e.code.wireName(), e.getMessage()));
-        app.exception(InvalidStateStoreException.class, (e, ctx) -> error(ctx, 503, ArchiveError.Code.NOT_READY.wireName(), e.getMessage()));
-        app.exception(Exception.class, (e, ctx) -> error(ctx, 500, "internal_error", String.valueOf(e)));
-        app.get("/health", this::health);
-        app.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OPENAPI.get()));
-        app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+        this.server = new HttpServer(OPENAPI, config -> { });
+        this.app = server.app();
+        server.health(streams);
+        server.metrics(metrics, ctx -> { });
         app.get("/v1/archive/status", ctx -> ctx.contentType("application/json").result(progress.status().toString()));
         app.get("/v1/archive/identities/{id}/history", this::history);
         app.get("/v1/archive/identities/{id}/state", this::state);
@@ -65,12 +54,12 @@ final class ArchiveHttp implements AutoCloseable {
     }
 
     int port() {
-        return app.port();
+        return server.port();
     }
 
     /** Every route registered, as "GET /v1/archive/status": what the OpenAPI document must describe. */
     List<String> routes() {
-        return List.copyOf(routes);
+        return server.routes();
     }
 
     private void history(Context ctx) {
@@ -124,15 +113,10 @@ final class ArchiveHttp implements AutoCloseable {
             return false;
         }
         String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
-        ctx.status(307).header("Location", "http://" + owner.activeHost().host() + ":" + owner.activeHost().port() + ctx.path() + query);
+        ctx.status(307).header("Location", ctx.scheme() + "://" + owner.activeHost().host() + ":" + owner.activeHost().port() + ctx.path() + query);
         return true;
     }
 
-    private void health(Context ctx) {
-        KafkaStreams.State state = streams.state();
-        ObjectNode body = JSON.createObjectNode().put("streams_state", state.name()).put("ready", state == KafkaStreams.State.RUNNING);
-        ctx.status(state == KafkaStreams.State.RUNNING ? 200 : 503).contentType("application/json").result(body.toString());
-    }
 
     private static ArchiveJson.AsOf asOf(Context ctx) {
         return new ArchiveJson.AsOf(offset(ctx.queryParam("as_of_offset")), time(ctx.queryParam("as_of_time")));
@@ -161,15 +145,9 @@ final class ArchiveHttp implements AutoCloseable {
         }
     }
 
-    private static void error(Context ctx, int status, String code, String message) {
-        if (status == 503) {
-            ctx.header("Retry-After", "1");
-        }
-        ctx.status(status).contentType("application/json").result(ArchiveError.body(code, message));
-    }
 
     @Override
     public void close() {
-        app.stop();
+        server.close();
     }
 }

@@ -81,13 +81,13 @@ public final class IdentityStore extends IdentityStoreView {
         // Every entry ever archived → whether it counts as eligible now; in key order, so the changes come out in a stable order.
         Map<Bytes, Boolean> archived = new TreeMap<>();
         stored.archivedOnArrival().forEach(e -> archived.put(Keys.entryHash(identity, e), true));
-        StoreScans.forEach(write(StoreName.ARCHIVED), Keys.identity(identity), (key, marker) -> archived.put(key, Keys.eligibleNow(marker, false)));
+        StoreScans.forEach(write(StoreName.ELIGIBLE), Keys.identity(identity), (key, marker) -> archived.put(key, Keys.eligibleNow(marker, false)));
         List<Entry> newly = new ArrayList<>();
         for (Entry e : eligibleNow) {
             Bytes key = Keys.entryHash(identity, e);
             Boolean wasEligible = archived.remove(key);
             if (wasEligible == null || !wasEligible) {
-                write(StoreName.ARCHIVED).put(key, Keys.EMPTY);
+                write(StoreName.ELIGIBLE).put(key, Keys.EMPTY);
             }
             if (wasEligible == null) {
                 newly.add(e);
@@ -96,7 +96,7 @@ public final class IdentityStore extends IdentityStoreView {
         List<Entry> noLonger = new ArrayList<>();
         archived.forEach((key, wasEligible) -> {
             if (wasEligible) {
-                write(StoreName.ARCHIVED).put(key, Keys.NO_LONGER_ELIGIBLE);
+                write(StoreName.ELIGIBLE).put(key, Keys.NO_LONGER_ELIGIBLE);
                 Entry entry = stored.byHash().get(Keys.hashAtEnd(key));
                 if (entry != null) {
                     noLonger.add(entry);
@@ -108,31 +108,31 @@ public final class IdentityStore extends IdentityStoreView {
 
     /** Whether this is the first report of the rejection (then remembered as reported). */
     public boolean firstReport(String identity, Rejection row) {
-        return write(StoreName.REPORTED).putIfAbsent(Keys.rejection(identity, row.entryHash(), row.reason()), Keys.EMPTY) == null;
+        return write(StoreName.EMITTED).putIfAbsent(Keys.rejection(identity, row.entryHash(), row.reason()), Keys.EMPTY) == null;
     }
 
     /** Whether this is the first report of the equivocation evidence (then remembered as reported). */
     public boolean firstReport(String identity, Equivocation evidence) {
         Bytes key = Keys.equivocation(identity, evidence.deviceId(), evidence.deviceSequence(), evidence.entryHashes().size());
-        return write(StoreName.REPORTED).putIfAbsent(key, Keys.EMPTY) == null;
+        return write(StoreName.EMITTED).putIfAbsent(key, Keys.EMPTY) == null;
     }
 
     /** Whether this is the first report of the authority fork at its sequence with its number of records. */
     public boolean firstReport(String identity, AuthorityFork fork) {
         Bytes key = Keys.authorityFork(identity, fork.authoritySequence(), fork.recordHashes().size());
-        return write(StoreName.REPORTED).putIfAbsent(key, Keys.EMPTY) == null;
+        return write(StoreName.EMITTED).putIfAbsent(key, Keys.EMPTY) == null;
     }
 
     /** Forgets a held entry whole (its stored copies and its reported verdict): received again, it is new. */
     public void forgetHeld(String identity, Entry entry, RejectionReason heldAs) {
         StoreScans.deletePrefix(write(StoreName.ENTRIES), Keys.entryHash(identity, entry));
-        write(StoreName.REPORTED).delete(Keys.rejection(identity, entry.hash(), heldAs));
+        write(StoreName.EMITTED).delete(Keys.rejection(identity, entry.hash(), heldAs));
     }
 
     /** Forgets superseded history: archived already, no longer anything the live side holds. */
     public void forgetSuperseded(String identity, Entry entry) {
         StoreScans.deletePrefix(write(StoreName.ENTRIES), Keys.entryHash(identity, entry));
-        write(StoreName.ARCHIVED).delete(Keys.entryHash(identity, entry));
+        write(StoreName.ELIGIBLE).delete(Keys.entryHash(identity, entry));
     }
 
     public void putHeldCount(String identity, long count) {

@@ -167,7 +167,7 @@ public class IdentityStoreView {
 
     /** Whether a stored entry counts as archived and eligible now. */
     boolean eligibleNow(String identity, Entry entry, boolean archivedOnArrival) {
-        return Keys.eligibleNow(read(StoreName.ARCHIVED).get(Keys.entryHash(identity, entry)), archivedOnArrival);
+        return Keys.eligibleNow(read(StoreName.ELIGIBLE).get(Keys.entryHash(identity, entry)), archivedOnArrival);
     }
 
     /** The device's stored entries from a sequence on, in key order (sequence, hash, signature). */

@@ -35,9 +35,9 @@ public enum StoreName {
      * hot path writes no marker: its entries carry {@link StoredEntry#archivedOnArrival()}, which
      * counts as "archived, eligible now" until a re-evaluation writes a marker.
      */
-    ARCHIVED("jolt-eligible", false),
+    ELIGIBLE("jolt-eligible", false),
     /** (identity, kind, ...) → (empty): diagnostics already reported, so re-evaluations do not repeat them */
-    REPORTED("jolt-emitted", false),
+    EMITTED("jolt-emitted", false),
     /** (identity) → uint64: how many distinct entries are held while not eligible (unknown_device, pending) */
     HELD("jolt-held", true),
     /** (identity) → CompactedHistory: the floors and superseded hashes of forgotten superseded history */

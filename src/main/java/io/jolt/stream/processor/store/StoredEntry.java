@@ -7,7 +7,7 @@ import io.jolt.stream.protocol.Entry;
 /**
  * An entry as the entries store keeps it: the §8 wire form, where it was first read, and whether
  * the hot path archived it on arrival. That flag is the entry's eligible marker until a
- * re-evaluation writes one (see {@link StoreName#ARCHIVED}): the hot path, which archives nearly
+ * re-evaluation writes one (see {@link StoreName#ELIGIBLE}): the hot path, which archives nearly
  * every entry, so writes one changelog record per entry instead of two.
  */
 record StoredEntry(Entry entry, Source source, boolean archivedOnArrival) {

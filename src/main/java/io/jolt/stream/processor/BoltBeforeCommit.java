@@ -37,10 +37,10 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * <p>The stream threads' producers come from this supplier; each one flushes the bolt in
  * {@code commitTransaction()}, before delegating.
  */
-public final class ArchiveBeforeCommit implements KafkaClientSupplier {
+public final class BoltBeforeCommit implements KafkaClientSupplier {
     private final Bolt bolt;
 
-    public ArchiveBeforeCommit(Bolt bolt) {
+    public BoltBeforeCommit(Bolt bolt) {
         this.bolt = bolt;
     }
 
