@@ -1,5 +1,6 @@
 package io.jolt.stream.api;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -91,11 +92,9 @@ class AnalyticsApiIT {
     /** The aggregates read committed outputs of the same application, so they finish a little after the inputs. */
     void awaitCounted() throws Exception {
         Map<String, Long> expected = count(conflicts, e -> e.getKind().name());
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!totals(a, "kind").equals(expected) || !totals(a, "rejection").equals(count(rejected, r -> r.getReason().name()))) {
-            assertThat(System.nanoTime()).as("counted within 90 s: %s, expected %s", totals(a, "kind"), expected).isLessThan(deadline);
-            Thread.sleep(250);
-        }
+        await("conflicts and rejections counted").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                assertThat(totals(a, "kind").equals(expected) && totals(a, "rejection").equals(count(rejected, r -> r.getReason().name())))
+                        .as("counted within 90 s: %s, expected %s", totals(a, "kind"), expected).isTrue());
     }
 
     @AfterAll

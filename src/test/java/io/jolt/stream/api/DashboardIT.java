@@ -11,6 +11,7 @@ import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.testing.Waiting;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.VectorRecords;
 import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
@@ -305,10 +306,7 @@ class DashboardIT {
     }
 
     static void await(String what, Condition condition, Supplier<String> state) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.holds()) {
-            assertThat(System.nanoTime()).as("within 60 s: " + what + " " + state.get()).isLessThan(deadline);
-            Thread.sleep(200);
-        }
+        Waiting.await(what).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(condition.holds()).as(() -> "within 60 s: " + what + " " + state.get()).isTrue());
     }
 }

@@ -1,5 +1,6 @@
 package io.jolt.stream.api;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -74,15 +75,8 @@ class ForgottenHistorySyncIT {
     }
 
     private HttpResponse<byte[]> awaitStatus(JoltNode node, SyncRequest request, int status) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            HttpResponse<byte[]> r = sync(node, request);
-            if (r.statusCode() == status || System.nanoTime() > deadline) {
-                assertThat(r.statusCode()).isEqualTo(status);
-                return r;
-            }
-            Thread.sleep(200);
-        }
+        return await("sync answered " + status).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> sync(node, request), r -> r.statusCode() == status);
     }
 
     private HttpResponse<byte[]> sync(JoltNode node, SyncRequest request) throws Exception {

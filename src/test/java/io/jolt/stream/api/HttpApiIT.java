@@ -1,5 +1,6 @@
 package io.jolt.stream.api;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -67,11 +68,7 @@ class HttpApiIT {
 
     void awaitBothRunning() throws Exception {
         for (JoltNode node : List.of(a, b)) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (get(node, "/health").status() != 200) {
-                assertThat(System.nanoTime()).as("instance ready").isLessThan(deadline);
-                Thread.sleep(100);
-            }
+            await("instance ready").atMost(Duration.ofSeconds(60)).until(() -> get(node, "/health").status() == 200);
         }
     }
 

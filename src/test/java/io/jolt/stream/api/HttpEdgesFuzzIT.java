@@ -1,5 +1,6 @@
 package io.jolt.stream.api;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -210,11 +211,7 @@ class HttpEdgesFuzzIT {
     }
 
     private static void awaitHealthy() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (get("/health").statusCode() != 200) {
-            assertThat(System.nanoTime()).as("instance serving").isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        await("instance serving").atMost(Duration.ofSeconds(60)).until(() -> get("/health").statusCode() == 200);
     }
 
     private static HttpResponse<String> get(String pathAndQuery) throws Exception {

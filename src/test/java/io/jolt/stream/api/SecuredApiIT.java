@@ -1,5 +1,6 @@
 package io.jolt.stream.api;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.protocol.AuthorityRecord;
@@ -29,7 +30,6 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -72,11 +72,7 @@ class SecuredApiIT {
         harness.awaitProcessed(APPLICATION, Duration.ofSeconds(60));
         identity = firstAuthority().body().identity();
         for (JoltNode node : List.of(a, b)) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (send(get(node, "/health")).statusCode() != 200) {
-                assertThat(System.nanoTime()).as("instance ready").isLessThan(deadline);
-                Thread.sleep(100);
-            }
+            await("instance ready").atMost(Duration.ofSeconds(60)).until(() -> send(get(node, "/health")).statusCode() == 200);
         }
     }
 
@@ -150,10 +146,8 @@ class SecuredApiIT {
             assertThat(send(post(node, "/jolt/device-writer/sync", push.encode()).header("Authorization", "Bearer " + TOKEN)).statusCode())
                     .isEqualTo(200);
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (inputRecords() < before + 2 && System.nanoTime() < deadline) {
-            Thread.sleep(50); // pushed records are produced without waiting for the acknowledgement
-        }
+        // pushed records are produced without waiting for the acknowledgement
+        await("both pushes produced").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> inputRecords() >= before + 2);
         assertThat(inputRecords()).as("both pushes produced").isEqualTo(before + 2);
     }
 

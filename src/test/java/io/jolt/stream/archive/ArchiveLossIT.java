@@ -1,5 +1,6 @@
 package io.jolt.stream.archive;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.avro.ArchiveLoss;
@@ -161,13 +162,7 @@ class ArchiveLossIT {
     }
 
     private static List<ConsumerRecord<String, byte[]>> awaitArchive(StreamHarness harness, int expected, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            List<ConsumerRecord<String, byte[]>> archived = harness.readAll(Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer());
-            if (archived.size() >= expected || System.nanoTime() > deadline) {
-                return archived;
-            }
-            Thread.sleep(500);
-        }
+        return await("every operation is in the archive: " + expected).atMost(timeout).pollInterval(Duration.ofMillis(500))
+                .until(() -> harness.readAll(Topics.ARCHIVE, new StringDeserializer(), new ByteArrayDeserializer()), archived -> archived.size() >= expected);
     }
 }

@@ -1,5 +1,6 @@
 package io.jolt.stream.cli;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -80,11 +81,8 @@ class ConflictExportIT {
     void awaitCountedByTheService() throws Exception {
         long heads = events.stream().filter(e -> e.getKind() == ConflictKind.CONCURRENT_HEADS).count();
         // 120 s: on a loaded 2-core machine the analytics sub-topologies once needed more than 60 s
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (apiPaths().values().stream().mapToLong(p -> p[0]).sum() != heads) {
-            assertThat(System.nanoTime()).as("the service counted every conflict within 120 s").isLessThan(deadline);
-            Thread.sleep(250);
-        }
+        await("the service counted every conflict within 120 s").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+                .until(() -> apiPaths().values().stream().mapToLong(p -> p[0]).sum() == heads);
     }
 
     @AfterAll

@@ -1,5 +1,6 @@
 package io.jolt.stream.cli;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -37,11 +39,7 @@ class StartKafkaScriptIT {
                 .isEqualTo("127.0.0.1:" + port);
         long first = pid();
         ProcessHandle.of(first).orElseThrow().destroyForcibly(); // SIGKILL
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (answers(port)) {
-            assertThat(System.nanoTime()).as("the killed broker stops answering").isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        await("the killed broker stops answering").atMost(Duration.ofSeconds(30)).until(() -> !answers(port));
 
         assertThat(run("deploy/start-kafka.sh", "--port", "" + port, "--controller-port", "" + controller, "--dir", dir.toString()))
                 .isEqualTo("127.0.0.1:" + port);

@@ -1,5 +1,6 @@
 package io.jolt.stream.connect;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -39,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -205,11 +207,8 @@ class ConnectSyncIT {
         worker.put("/connectors/jolt-sync-proxied/config", config(List.of(proxy.url()),
                 Map.of(SyncSourceConfig.IDENTITIES, tampered + "," + besideTampered, SyncSourceConfig.POLL_INTERVAL_MS, "300")));
         awaitConverged(List.of(besideTampered));
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (worker.pluginMetric("jolt-sync-proxied", SyncTaskMetrics.REJECTIONS, "bad_signature") == 0) {
-            assertThat(System.nanoTime()).as("a bad_signature rejection counted").isLessThan(deadline);
-            Thread.sleep(200);
-        }
+        await("a bad_signature rejection counted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> worker.pluginMetric("jolt-sync-proxied", SyncTaskMetrics.REJECTIONS, "bad_signature") != 0);
         assertThat(proxy.tamperedResponses()).isPositive();
         assertThat(Files.readString(worker.log())).contains("rejected the log of device " + proxy.tamperedDevice() + " supplied for " + tampered,
                 "bad_signature");
@@ -238,16 +237,16 @@ class ConnectSyncIT {
     }
 
     private long awaitEntriesInB(Predicate<Long> enough) throws Exception {
-        long deadline = System.nanoTime() + CONVERGE.toNanos();
-        long n;
-        while (!enough.test(n = entriesInB().size())) {
-            if (System.nanoTime() > deadline) {
+        AtomicLong reached = new AtomicLong();
+        await("entries reached B").atMost(CONVERGE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            long n = entriesInB().size();
+            if (!enough.test(n)) {
                 throw new AssertionError("entries reached B: " + n + "; the connector: " + worker.get("/connectors/jolt-sync/status")
                         + ", its offsets: " + worker.get("/connectors/jolt-sync/offsets"));
             }
-            Thread.sleep(200);
-        }
-        return n;
+            reached.set(n);
+        });
+        return reached.get();
     }
 
     /**
@@ -256,10 +255,10 @@ class ConnectSyncIT {
      * received, and PROTOCOL §8 syncs only authorized devices' eligible branches, so they never travel.
      */
     private void awaitConverged(List<String> identities) throws Exception {
-        long deadline = System.nanoTime() + CONVERGE.toNanos();
-        List<String> behind = identities;
-        while (!(behind = behind.stream().filter(i -> !same(i)).toList()).isEmpty()) {
-            if (System.nanoTime() > deadline) {
+        List<String> behind = new ArrayList<>(identities);
+        await("B equals A for every followed identity").atMost(CONVERGE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            behind.removeIf(this::same);
+            if (!behind.isEmpty()) {
                 StringBuilder why = new StringBuilder("B equals A for every followed identity; behind:");
                 for (String i : behind) {
                     why.append("\n").append(i).append("\n  A: ").append(new IdentityQueries(providerA.service().streams()).state(i).map(ConnectSyncIT::synced))
@@ -267,8 +266,7 @@ class ConnectSyncIT {
                 }
                 throw new AssertionError(why);
             }
-            Thread.sleep(500);
-        }
+        });
     }
 
     private boolean same(String identity) {

@@ -1,5 +1,6 @@
 package io.jolt.stream.faults;
 
+import io.jolt.stream.testing.Waiting;
 import io.jolt.stream.wire.TopicReader;
 import java.time.Duration;
 
@@ -13,19 +14,11 @@ final class Faults {
      * (in flight).
      */
     static long awaitMidStream(String bootstrap, String applicationId, long before, long total, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
         long target = before + Math.max(1, (total - before) / 3);
         try (TopicReader reader = new TopicReader(bootstrap)) {
-            while (true) {
-                TopicReader.Progress p = reader.progress(applicationId);
-                if (p.processed() >= target) {
-                    return p.total() - p.processed();
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("no progress beyond " + before + " within " + timeout + ": " + p);
-                }
-                Thread.sleep(50);
-            }
+            TopicReader.Progress p = Waiting.await("progress beyond " + before + " to " + target).atMost(timeout).pollInterval(Duration.ofMillis(50))
+                    .until(() -> reader.progress(applicationId), now -> now.processed() >= target);
+            return p.total() - p.processed();
         }
     }
 

@@ -28,7 +28,7 @@ class ConflictEventsTest {
         alice.rewindAuthorityTo(authorizeA);
         AuthorityRecord rival = alice.authorize("dev_d"); // sequence 1, beside authorizeB
 
-        List<ConflictEvent> events = topology().given(authorizeA, authorizeB, authorizeC, rival, rival).conflicts();
+        List<ConflictEvent> events = topology().given(authorizeA, authorizeB, authorizeC, rival, rival).whenProcessed().conflicts();
 
         assertThat(events).singleElement().satisfies(fork -> {
             assertThat(fork.getKind()).isEqualTo(ConflictKind.AUTHORITY_FORK);
@@ -44,7 +44,7 @@ class ConflictEventsTest {
         Entry b0 = devB.set("/profile", "from b");
         Entry a0 = devA.tombstone("/profile"); // later clock, but dev_a < dev_b: the loser
 
-        List<ConflictEvent> events = topology().given(authorizeA, authorizeB, b0, a0).conflicts();
+        List<ConflictEvent> events = topology().given(authorizeA, authorizeB, b0, a0).whenProcessed().conflicts();
 
         assertThat(events).hasSize(1);
         ConflictEvent event = events.get(0);
@@ -59,7 +59,7 @@ class ConflictEventsTest {
     void aConflictWhoseLoserHasTheLaterClockIsClockSensitive() {
         Entry b0 = devB.set("/p", "b");
         Entry a0 = devA.set("/p", "a"); // v1 would serve it: created_at first
-        assertThat(topology().given(authorizeA, authorizeB, b0, a0).conflicts()).singleElement()
+        assertThat(topology().given(authorizeA, authorizeB, b0, a0).whenProcessed().conflicts()).singleElement()
                 .satisfies(e -> assertThat(e.getClockSensitive()).isTrue());
     }
 
@@ -67,7 +67,7 @@ class ConflictEventsTest {
     void aConflictWhoseWinnerHasTheLaterClockIsNot() {
         Entry a0 = devA.set("/p", "a");
         Entry b0 = devB.set("/p", "b"); // wins under §6 and under v1
-        assertThat(topology().given(authorizeA, authorizeB, a0, b0).conflicts()).singleElement()
+        assertThat(topology().given(authorizeA, authorizeB, a0, b0).whenProcessed().conflicts()).singleElement()
                 .satisfies(e -> assertThat(e.getClockSensitive()).isFalse());
     }
 
@@ -76,7 +76,7 @@ class ConflictEventsTest {
         TestIdentity.Device twin = devA.fork(); // the same key and writer state: both sign sequence 0
         Entry a0 = devA.set("/p", "a");
         Entry forked = twin.set("/p", "other");
-        List<ConflictEvent> events = topology().given(authorizeA, a0, forked).conflicts();
+        List<ConflictEvent> events = topology().given(authorizeA, a0, forked).whenProcessed().conflicts();
         assertThat(events).filteredOn(e -> e.getKind() == ConflictKind.EQUIVOCATION).singleElement().satisfies(e -> {
             assertThat(e.getDeviceId()).isEqualTo("dev_a");
             assertThat(e.getDeviceSequence()).isZero();

@@ -39,7 +39,7 @@ class HeldBoundTest {
         records.add(authorizeA);
         records.addAll(unauthorized); // dev_b is not authorized yet: all twelve are held as unknown_device
 
-        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records);
+        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records).whenProcessed();
 
         // The 11th held entry crosses the bound: the held set drops to 9 (sequences 0..8); the 12th makes 10, within it.
         assertThat(out.compactions()).extracting(c -> c.getDeviceSequence()).containsExactly(9L, 10L);
@@ -61,7 +61,7 @@ class HeldBoundTest {
         AuthorityRecord authorizeB = alice.authorize("dev_b");
         records.add(authorizeB);
 
-        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records);
+        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records).whenProcessed();
 
         // Sequences 9 and 10 were dropped: 0..8 are admitted, 11 waits for its predecessor (pending).
         List<Object> kept = new ArrayList<>(List.of(authorizeA, authorizeB));
@@ -80,7 +80,7 @@ class HeldBoundTest {
         records.add(unauthorized.get(9));
         records.add(unauthorized.get(10));
 
-        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records);
+        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records).whenProcessed();
 
         List<Object> all = new ArrayList<>(records);
         assertThat(out.state()).as("the whole history, as if nothing had been dropped").isEqualTo(MergedTable.of(all));
@@ -95,7 +95,7 @@ class HeldBoundTest {
         records.addAll(unauthorized.subList(1, 12)); // eleven entries waiting for sequence 0: pending
         records.add(unauthorized.get(0));
 
-        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records);
+        TopologyFixture.Outcome out = topology().withForgetting(TEN).given(records).whenProcessed();
 
         assertThat(out.compactions()).extracting(Compaction::getDeviceSequence).containsExactly(10L, 11L);
         assertThat(out.compactions()).extracting(Compaction::getHeldAs).containsOnly(RejectionKind.PENDING);
@@ -107,7 +107,7 @@ class HeldBoundTest {
         List<Object> records = new ArrayList<>();
         records.add(authorizeA);
         records.addAll(unauthorized);
-        TopologyFixture.Outcome out = topology().withForgetting(ForgettingPolicy.heldAtMost(12)).given(records);
+        TopologyFixture.Outcome out = topology().withForgetting(ForgettingPolicy.heldAtMost(12)).given(records).whenProcessed();
         assertThat(out.compactions()).isEmpty();
     }
 }

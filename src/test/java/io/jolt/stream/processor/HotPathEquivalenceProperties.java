@@ -21,6 +21,7 @@ class HotPathEquivalenceProperties {
     @Property(tries = 40)
     void streamedStateEqualsTheMergeOfTheSet(@ForAll long seed, @ForAll Random random) {
         List<byte[]> lines = OrderIndependenceProperties.rearrange(OrderIndependenceProperties.GeneratedHistory.lines(seed), random);
-        assertThat(topology().given(VectorRecords.of(lines, TopicSchemas.seededRegistry())).state()).isEqualTo(MergedTable.ofLines(lines));
+        assertThat(topology().given(VectorRecords.of(lines, TopicSchemas.seededRegistry())).whenProcessed().state())
+                .isEqualTo(MergedTable.ofLines(lines));
     }
 }

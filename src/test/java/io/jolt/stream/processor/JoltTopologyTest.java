@@ -45,8 +45,8 @@ class JoltTopologyTest {
         List<VectorRecords> reversed = new ArrayList<>(records);
         Collections.reverse(reversed);
 
-        assertThat(topology().given(records).state()).as("file order").isEqualTo(MergedTable.expected(kind));
-        assertThat(topology().given(reversed).state()).as("reversed").isEqualTo(MergedTable.expected(kind));
+        assertThat(topology().given(records).whenProcessed().state()).as("file order").isEqualTo(MergedTable.expected(kind));
+        assertThat(topology().given(reversed).whenProcessed().state()).as("reversed").isEqualTo(MergedTable.expected(kind));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -54,7 +54,7 @@ class JoltTopologyTest {
     void everyFinalRejectionIsReportedWithItsReason(String kind) {
         List<VectorRecords> records = VectorRecords.of(kind, TopicSchemas.seededRegistry());
         Set<String> reported = new HashSet<>();
-        for (RejectedRecord r : topology().given(records).rejected()) {
+        for (RejectedRecord r : topology().given(records).whenProcessed().rejected()) {
             reported.add(r.getIdentity() + " " + (r.getEntryHash() == null ? null : Hex.encode(r.getEntryHash().bytes())) + " " + r.getReason());
         }
         assertThat(reported).containsAll(finalRejections(records));
@@ -98,7 +98,7 @@ class JoltTopologyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
     void theBoltGetsOneInsertOrRemovePerEligibleEntryInFileOrder(String kind) throws Exception {
-        List<ArchiveRecord> archive = topology().given(VectorRecords.of(kind, TopicSchemas.seededRegistry())).archive();
+        List<ArchiveRecord> archive = topology().given(VectorRecords.of(kind, TopicSchemas.seededRegistry())).whenProcessed().archive();
 
         Set<String> dots = new HashSet<>();
         archive.forEach(a -> dots.add(a.getIdentity() + "/" + a.getDeviceId() + "/" + a.getDeviceSequence() + "/"

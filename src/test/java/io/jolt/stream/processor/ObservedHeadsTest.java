@@ -32,7 +32,7 @@ class ObservedHeadsTest {
 
         List<Object> records = List.of(authorizeA, authorizeB, a0, b0, b1, a1);
 
-        TopologyFixture.Outcome out = topology().given(records);
+        TopologyFixture.Outcome out = topology().given(records).whenProcessed();
 
         assertThat(out.resolution(alice.id(), "/status")).as("two, observed by three, is no concurrent head")
                 .isEqualTo(new Resolution.Present("/status", TestIdentity.cid("four"), Head.of(b1), 0));
@@ -47,7 +47,7 @@ class ObservedHeadsTest {
 
         for (List<Object> order : List.of(List.<Object>of(authorizeA, authorizeB, a0, b0, a1),
                 List.<Object>of(authorizeA, authorizeB, a0, a1, b0))) {
-            TopologyFixture.Outcome out = topology().given(order);
+            TopologyFixture.Outcome out = topology().given(order).whenProcessed();
 
             assertThat(out.resolution(alice.id(), "/status")).as(order.toString())
                     .isEqualTo(new Resolution.Present("/status", TestIdentity.cid("three"), Head.of(a1), 0));

@@ -33,12 +33,15 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The topology on {@link TopologyTestDriver}, given / when / expect: given records (protocol
- * values or topic records), expect the outcome, read back as typed values: the final resolution
- * of every identity and path, the rejections, the archive operations, what was forgotten.
+ * The topology on {@link TopologyTestDriver}, given / when / then: given the records on the input
+ * topics (protocol values or topic records), when a fresh topology has processed them, then its
+ * outcome, read back as typed values: the final resolution of every identity and path, the
+ * rejections, the archive operations, what was forgotten.
  *
  * <pre>
- * Outcome out = TopologyFixture.topology().withForgetting(TEN).given(authorizeA, e0, e1);
+ * Outcome out = TopologyFixture.topology().withForgetting(TEN)
+ *         .given(authorizeA, e0, e1)
+ *         .whenProcessed();
  * assertThat(out.state()).isEqualTo(MergedTable.of(authorizeA, e0, e1));
  * </pre>
  */
@@ -82,14 +85,28 @@ public final class TopologyFixture {
         }
     }
 
-    /** Runs the records through a fresh topology, in the order given, and reads everything back. */
-    public Outcome given(Object... records) {
+    /** Given: the records on the input topics, protocol values or {@link VectorRecords}, in the order they arrive. Nothing runs yet. */
+    public Input given(Object... records) {
         return given(List.of(records));
     }
 
-    public Outcome given(List<?> records) {
-        try (Running running = start()) {
-            return running.when(records).outcome();
+    public Input given(List<?> records) {
+        return new Input(List.copyOf(records));
+    }
+
+    /** The records a topology is given, not yet processed. */
+    public final class Input {
+        private final List<?> records;
+
+        private Input(List<?> records) {
+            this.records = records;
+        }
+
+        /** When: a fresh topology processes the records, in the order given; then: everything it produced, read back. */
+        public Outcome whenProcessed() {
+            try (Running running = start()) {
+                return running.when(records).outcome();
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real Confluent-compatible registry: Apicurio Registry ({@code apicurio.version} of the pom, unpacked from Maven
@@ -43,26 +44,21 @@ public final class ApicurioRegistry implements AutoCloseable {
                 .directory(jar.getParent().toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         String base = "http://127.0.0.1:" + port + "/apis/ccompat/v7";
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (true) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Apicurio Registry exited; see " + log);
-            }
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/subjects")).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return new ApicurioRegistry(process, base);
-                }
-            } catch (IOException notYet) {
-                // still starting
-            }
-            if (System.nanoTime() > deadline) {
-                process.destroyForcibly();
-                throw new IllegalStateException("Apicurio Registry not ready within 90 s; see " + log);
-            }
-            Thread.sleep(200);
+        try {
+            Waiting.await("Apicurio Registry ready (see " + log + ")").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptionsInstanceOf(IOException.class) // still starting
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException("Apicurio Registry exited; see " + log);
+                        }
+                        return http.send(HttpRequest.newBuilder(URI.create(base + "/subjects")).GET().build(),
+                                HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+                    });
+        } catch (ConditionTimeoutException notReady) {
+            process.destroyForcibly();
+            throw notReady;
         }
+        return new ApicurioRegistry(process, base);
     }
 
     /** The Confluent-compatible base URL. */

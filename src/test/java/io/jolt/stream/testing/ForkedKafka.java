@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -98,16 +99,12 @@ public final class ForkedKafka implements AutoCloseable {
     }
 
     private void awaitAnswering(Node node) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (!answers(node.port)) {
+        Waiting.await("broker " + node.id + " opened port " + node.port).atMost(Duration.ofSeconds(90)).until(() -> {
             if (!node.process.isAlive()) {
                 throw new IllegalStateException("broker " + node.id + " exited; see " + dir.resolve("node-" + node.id + ".log"));
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("broker " + node.id + " did not open port " + node.port + " within 90 s");
-            }
-            Thread.sleep(100);
-        }
+            return answers(node.port);
+        });
     }
 
     private static boolean answers(int port) {
@@ -143,21 +140,13 @@ public final class ForkedKafka implements AutoCloseable {
     }
 
     private void awaitNoLeadership(int id) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         try (Admin admin = admin()) {
-            while (true) {
+            Waiting.await("no partition led by the dead broker " + id).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
                 Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get(30, TimeUnit.SECONDS);
-                boolean led = admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
+                return admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
                         .flatMap(t -> t.partitions().stream())
-                        .anyMatch(p -> p.leader() != null ? p.leader().id() == id : p.replicas().stream().anyMatch(r -> r.id() != id));
-                if (!led) {
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("partitions still led by the dead broker " + id + " after 90 s");
-                }
-                Thread.sleep(250);
-            }
+                        .noneMatch(p -> p.leader() != null ? p.leader().id() == id : p.replicas().stream().anyMatch(r -> r.id() != id));
+            });
         }
     }
 

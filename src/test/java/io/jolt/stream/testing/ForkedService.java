@@ -86,16 +86,12 @@ public final class ForkedService {
 
     /** Waits until {@code /health} says RUNNING. */
     public ForkedService awaitRunning(Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (status("/health") != 200) {
+        Waiting.await(name + " RUNNING (see target/" + name + ".log)").atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited (" + process.exitValue() + "); see target/" + name + ".log");
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(name + " not RUNNING within " + timeout + "; see target/" + name + ".log");
-            }
-            Thread.sleep(200);
-        }
+            return status("/health") == 200;
+        });
         return this;
     }
 

@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -125,14 +126,9 @@ public final class KafkaBroker implements AutoCloseable {
     private void awaitReady(int nodes) throws Exception {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", bootstrap);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try (Admin admin = Admin.create(p)) {
-            while (admin.describeCluster().nodes().get(60, TimeUnit.SECONDS).size() < nodes) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("fewer than " + nodes + " brokers registered after 60 s");
-                }
-                Thread.sleep(100);
-            }
+            Waiting.await(nodes + " brokers registered").atMost(Duration.ofSeconds(60))
+                    .until(() -> admin.describeCluster().nodes().get(60, TimeUnit.SECONDS).size() >= nodes);
         }
     }
 

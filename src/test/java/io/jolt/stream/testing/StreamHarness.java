@@ -69,13 +69,8 @@ public final class StreamHarness {
             if (!ours.isEmpty()) {
                 admin.deleteTopics(ours).all().get(30, TimeUnit.SECONDS);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().anyMatch(ours::contains)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("topics not deleted: " + ours);
-                }
-                Thread.sleep(100);
-            }
+            Waiting.await("topics deleted: " + ours).atMost(Duration.ofSeconds(30))
+                    .until(() -> admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().noneMatch(ours::contains));
         }
     }
 
@@ -139,39 +134,32 @@ public final class StreamHarness {
      * short (seen: 620 conflict events read, 689 a moment later; one switched-away entry missing).
      */
     public void awaitProcessed(String applicationId, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long started = System.nanoTime();
         try (TopicReader reader = new TopicReader(bootstrap)) {
-            TopicReader.Progress progress;
-            while (!(progress = reader.progress(applicationId)).done()) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("not processed within " + timeout + ": " + progress);
-                }
-                Thread.sleep(100);
-            }
+            Waiting.await(applicationId + " processed every input record").atMost(timeout)
+                    .until(() -> reader.progress(applicationId), TopicReader.Progress::done);
         }
-        awaitDecided(deadline, timeout);
+        // what is left of the timeout, or a second for a last look (Awaitility wants a positive timeout)
+        Duration left = timeout.minusNanos(System.nanoTime() - started);
+        awaitDecided(left.compareTo(Duration.ofSeconds(1)) > 0 ? left : Duration.ofSeconds(1));
     }
 
     /** Until the last stable offset of every jolt partition has reached its end as of now. */
-    private void awaitDecided(long deadline, Duration timeout) throws Exception {
+    private void awaitDecided(Duration left) throws Exception {
         try (Admin admin = admin()) {
             Set<String> topics = joltTopics(admin);
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).forEach((topic, d) -> d.partitions()
                     .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
             Map<TopicPartition, Long> written = ends(admin, latest, IsolationLevel.READ_UNCOMMITTED);
-            while (true) {
-                Map<TopicPartition, Long> stable = ends(admin, latest, IsolationLevel.READ_COMMITTED);
-                List<TopicPartition> open = written.keySet().stream().filter(tp -> stable.get(tp) < written.get(tp)).toList();
-                if (open.isEmpty()) {
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("transactions still open within " + timeout + " on " + open);
-                }
-                Thread.sleep(100);
-            }
+            Waiting.await("transactions decided on every jolt partition").atMost(left)
+                    .until(() -> open(written, ends(admin, latest, IsolationLevel.READ_COMMITTED)), List::isEmpty);
         }
+    }
+
+    /** The partitions whose last stable offset is still below what had been written. */
+    private static List<TopicPartition> open(Map<TopicPartition, Long> written, Map<TopicPartition, Long> stable) {
+        return written.keySet().stream().filter(tp -> stable.get(tp) < written.get(tp)).toList();
     }
 
     private static Map<TopicPartition, Long> ends(Admin admin, Map<TopicPartition, OffsetSpec> latest, IsolationLevel isolation)

@@ -1,5 +1,6 @@
 package io.jolt.stream.archive.replay;
 
+import static io.jolt.stream.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -187,17 +188,11 @@ class ArchiveReplayIT {
     }
 
     /** The compactions reported once one of {@code cause} is among them (a sweep runs on wall-clock time). */
-    private static List<Compaction> awaitCompaction(StreamHarness harness, InMemorySchemaRegistry registry, CompactionCause cause, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            List<Compaction> all = harness.readAll(Topics.COMPACTIONS, new StringDeserializer(),
-                    new ConfluentAvroSerde<Compaction>(registry, Compaction.getClassSchema())).stream().map(r -> r.value()).toList();
-            if (all.stream().anyMatch(c -> c.getCause() == cause) || System.nanoTime() > deadline) {
-                return all;
-            }
-            Thread.sleep(250);
-        }
+    private static List<Compaction> awaitCompaction(StreamHarness harness, InMemorySchemaRegistry registry, CompactionCause cause, Duration timeout) {
+        return await("the live side forgot: a " + cause + " compaction").atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .until(() -> harness.readAll(Topics.COMPACTIONS, new StringDeserializer(),
+                        new ConfluentAvroSerde<Compaction>(registry, Compaction.getClassSchema())).stream().map(r -> r.value()).toList(),
+                        all -> all.stream().anyMatch(c -> c.getCause() == cause));
     }
 
     private static String dot(String identity, Entry e) {

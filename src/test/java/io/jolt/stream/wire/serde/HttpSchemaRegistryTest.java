@@ -141,7 +141,7 @@ class HttpSchemaRegistryTest {
     void theTopologyWithTheHttpRegistryReachesTheSameStateAsWithTheInMemoryOne() throws Exception {
         HttpSchemaRegistry registry = new HttpSchemaRegistry(url(), HttpSchemaRegistry.Options.defaults());
         List<VectorRecords> records = VectorRecords.of("mixed", registry);
-        assertThat(TopologyFixture.topology().withRegistry(registry).given(records).state()).isEqualTo(MergedTable.expected("mixed"));
+        assertThat(TopologyFixture.topology().withRegistry(registry).given(records).whenProcessed().state()).isEqualTo(MergedTable.expected("mixed"));
         assertThat(unexpected).isEmpty();
     }
 }
