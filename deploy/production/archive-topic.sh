@@ -12,7 +12,7 @@ if kafka-topics.sh --bootstrap-server "$bootstrap" "$@" --describe --topic jolt.
   kafka-configs.sh --bootstrap-server "$bootstrap" "$@" --alter --entity-type topics --entity-name jolt.archive.v1 --add-config "$configs"
 else
   # Partitions are for ever on a keyed topic (an identity's partition is murmur2(key) mod partitions): choose
-  # the live side's count (jolt.topic.partitions) and do not change it later.
+  # the live side's count (jolt.topics.partitions) and do not change it later.
   kafka-topics.sh --bootstrap-server "$bootstrap" "$@" --create --topic jolt.archive.v1 --partitions 12 --replication-factor 3 \
     $(printf -- '--config %s ' ${configs//,/ })
 fi

@@ -16,8 +16,9 @@ import java.util.function.Function;
  * are what a provider serves to everyone.
  */
 public final class HttpAccess {
-    static final String TOKEN = "jolt.http.auth.token";
-    static final String BASIC = "jolt.http.auth.basic";
+    /** The settings it reads (typed, defaulted and documented in the service's configuration). */
+    public static final String TOKEN = "jolt.http.auth.token";
+    public static final String BASIC = "jolt.http.auth.basic";
 
     /** The Authorization header values that are let in; empty: no check. */
     private final List<byte[]> accepted;

@@ -27,11 +27,12 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * When configured, the API listens on HTTPS only.
  */
 public record HttpTls(Path keystore, String password, String type, Path truststore, String truststorePassword) {
-    static final String KEYSTORE = "jolt.http.tls.keystore";
-    static final String KEYSTORE_PASSWORD = "jolt.http.tls.keystore.password";
-    static final String KEYSTORE_TYPE = "jolt.http.tls.keystore.type";
-    static final String TRUSTSTORE = "jolt.http.tls.truststore";
-    static final String TRUSTSTORE_PASSWORD = "jolt.http.tls.truststore.password";
+    /** The settings it reads (typed, defaulted and documented in the service's configuration). */
+    public static final String KEYSTORE = "jolt.http.tls.keystore";
+    public static final String KEYSTORE_PASSWORD = "jolt.http.tls.keystore.password";
+    public static final String KEYSTORE_TYPE = "jolt.http.tls.keystore.type";
+    public static final String TRUSTSTORE = "jolt.http.tls.truststore";
+    public static final String TRUSTSTORE_PASSWORD = "jolt.http.tls.truststore.password";
 
     public static Optional<HttpTls> from(Function<String, String> config) {
         String keystore = config.apply(KEYSTORE);

@@ -17,6 +17,7 @@ import picocli.CommandLine;
             RevokeCommand.class,
             WriteCommand.class,
             RunCommand.class,
+            ConfigCommand.class,
             DemoCommand.class,
             BenchCommand.class,
             SoakCommand.class,

@@ -18,7 +18,8 @@ import picocli.CommandLine;
 final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE",
             description = "A properties file (bootstrap.servers, application.id, state.dir, num.stream.threads, jolt.http.port, jolt.*); "
-                    + "environment variables like JOLT_BOOTSTRAP_SERVERS override it. Example: deploy/jolt.properties")
+                    + "environment variables like JOLT_BOOTSTRAP_SERVERS override it; an unknown jolt.* key stops the start "
+                    + "(jolt config reference lists them). Example: deploy/jolt.properties")
     Path config;
 
     @CommandLine.Spec

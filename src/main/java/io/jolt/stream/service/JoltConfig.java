@@ -1,5 +1,7 @@
 package io.jolt.stream.service;
 
+import io.jolt.stream.api.HttpAccess;
+import io.jolt.stream.api.HttpTls;
 import io.jolt.stream.processor.BoundedRocksDbMemory;
 import io.jolt.stream.processor.ForgettingPolicy;
 import io.jolt.stream.protocol.sync.SyncResponder;
@@ -7,18 +9,25 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The service's configuration: a properties file, then environment overrides
  * ({@code JOLT_BOOTSTRAP_SERVERS} overrides {@code bootstrap.servers}: upper case, dots and dashes
  * as underscores), then defaults. Every Kafka Streams, producer and consumer setting passes
- * through; the {@code jolt.*} keys are ours.
+ * through; the {@code jolt.*} keys are ours, defined (type, default, valid values, documentation)
+ * in {@link JoltSettings#DEFINITION}: an unknown one, or a value of the wrong type or out of
+ * range, is refused with a {@link org.apache.kafka.common.config.ConfigException} naming it.
  */
 public final class JoltConfig {
+    public static final String HTTP_HOST = "jolt.http.host";
+    public static final String HTTP_PORT = "jolt.http.port";
     public static final String TOPIC_PARTITIONS = "jolt.topics.partitions";
     public static final String TOPIC_REPLICATION = "jolt.topics.replication";
     public static final String ROCKSDB_CACHE_BYTES = BoundedRocksDbMemory.CACHE_BYTES;
@@ -30,9 +39,19 @@ public final class JoltConfig {
     public static final String SWEEP_INTERVAL_MS = ForgettingPolicy.SWEEP_INTERVAL_MS;
 
     private final Properties properties;
+    /** The jolt.* settings, typed and validated. */
+    private final JoltSettings settings;
 
     private JoltConfig(Properties properties) {
         this.properties = properties;
+        this.settings = settings(properties);
+    }
+
+    private static JoltSettings settings(Properties properties) {
+        JoltSettings.refuseUnknown(properties.stringPropertyNames());
+        Map<String, String> ours = new HashMap<>();
+        properties.stringPropertyNames().stream().filter(JoltSettings::ours).forEach(k -> ours.put(k, properties.getProperty(k)));
+        return new JoltSettings(ours);
     }
 
     public static JoltConfig load(Path file, Map<String, String> environment) throws IOException {
@@ -61,9 +80,9 @@ public final class JoltConfig {
             Map.entry("JOLT_LIVE_SUPERSEDED_RETENTION_MS", SUPERSEDED_RETENTION_MS),
             Map.entry("JOLT_LIVE_SWEEP_INTERVAL_MS", SWEEP_INTERVAL_MS),
             // Secrets are best kept out of the properties file.
-            Map.entry("JOLT_HTTP_AUTH_TOKEN", "jolt.http.auth.token"),
-            Map.entry("JOLT_HTTP_AUTH_BASIC", "jolt.http.auth.basic"),
-            Map.entry("JOLT_HTTP_TLS_KEYSTORE_PASSWORD", "jolt.http.tls.keystore.password"));
+            Map.entry("JOLT_HTTP_AUTH_TOKEN", HttpAccess.TOKEN),
+            Map.entry("JOLT_HTTP_AUTH_BASIC", HttpAccess.BASIC),
+            Map.entry("JOLT_HTTP_TLS_KEYSTORE_PASSWORD", HttpTls.KEYSTORE_PASSWORD));
 
     public static JoltConfig of(Properties given, Map<String, String> environment) {
         Properties p = new Properties();
@@ -89,13 +108,9 @@ public final class JoltConfig {
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "500");
         // The merged state never depends on arrival order, so waiting to align the inputs by time buys nothing.
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
-        p.putIfAbsent(ROCKSDB_CACHE_BYTES, String.valueOf(512L << 20));
-        p.putIfAbsent(ROCKSDB_WRITE_BUFFER_BYTES, String.valueOf(256L << 20));
-        p.putIfAbsent(HELD_MAX, String.valueOf(ForgettingPolicy.DEFAULT.heldMax()));
-        p.putIfAbsent(SYNC_MAX_ENTRIES, String.valueOf(SyncResponder.Limits.DEFAULT.maxEntries()));
-        p.putIfAbsent(SYNC_MAX_BYTES, String.valueOf(SyncResponder.Limits.DEFAULT.maxBytes()));
-        p.putIfAbsent(SUPERSEDED_RETENTION_MS, "-1");
-        p.putIfAbsent(SWEEP_INTERVAL_MS, String.valueOf(ForgettingPolicy.DEFAULT.sweepInterval().toMillis()));
+        // The jolt.* defaults, as the definition gives them (BoundedRocksDbMemory reads its two from the Streams configuration).
+        JoltSettings.DEFINITION.configKeys().values().stream().filter(k -> k.defaultValue != null)
+                .forEach(k -> p.putIfAbsent(k.name, ConfigDef.convertToString(k.defaultValue, k.type)));
         return new JoltConfig(p);
     }
 
@@ -116,39 +131,34 @@ public final class JoltConfig {
 
     /** What the live side may forget: the held bound and the retention of superseded history. */
     public ForgettingPolicy forgetting() {
-        long retention = whole(SUPERSEDED_RETENTION_MS);
-        return new ForgettingPolicy(whole(HELD_MAX), retention < 0 ? null : java.time.Duration.ofMillis(retention),
-                java.time.Duration.ofMillis(whole(SWEEP_INTERVAL_MS)));
+        long retention = settings.getLong(SUPERSEDED_RETENTION_MS);
+        return new ForgettingPolicy(settings.getLong(HELD_MAX), retention < 0 ? null : Duration.ofMillis(retention),
+                Duration.ofMillis(settings.getLong(SWEEP_INTERVAL_MS)));
     }
 
     /** How large a page of a sync answer may be: at most this many entries and bytes, then a continuation. */
     public SyncResponder.Limits syncLimits() {
-        long entries = whole(SYNC_MAX_ENTRIES);
-        long bytes = whole(SYNC_MAX_BYTES);
-        if (entries < 1 || entries > Integer.MAX_VALUE || bytes < 1) {
-            throw new IllegalArgumentException(SYNC_MAX_ENTRIES + " and " + SYNC_MAX_BYTES + " must be at least 1 (an entry count up to "
-                    + Integer.MAX_VALUE + "), not " + entries + " and " + bytes);
-        }
-        return new SyncResponder.Limits((int) entries, bytes);
+        return new SyncResponder.Limits(settings.getInt(SYNC_MAX_ENTRIES), settings.getLong(SYNC_MAX_BYTES));
     }
 
-    private long whole(String key) {
-        String v = properties.getProperty(key);
-        try {
-            return Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number, not \"" + v + "\"");
-        }
-    }
-
+    /** The partition count of every topic, or null: each topic's own. */
     public Integer topicPartitions() {
-        String v = properties.getProperty(TOPIC_PARTITIONS);
-        return v == null ? null : Integer.valueOf(v);
+        return settings.getInt(TOPIC_PARTITIONS);
     }
 
+    /** The replication factor of every topic the guard creates, or null: each topic's own. */
     public Short topicReplication() {
-        String v = properties.getProperty(TOPIC_REPLICATION);
-        return v == null ? null : Short.valueOf(v);
+        return settings.getShort(TOPIC_REPLICATION);
+    }
+
+    /** The HTTP API's address. */
+    public String httpHost() {
+        return settings.getString(HTTP_HOST);
+    }
+
+    /** The HTTP API's port; 0: a free one. */
+    public int httpPort() {
+        return settings.getInt(HTTP_PORT);
     }
 
     /** Everything for Kafka Streams and its clients (our jolt.* keys are passed too; Streams ignores them). */

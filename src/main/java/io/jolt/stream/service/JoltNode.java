@@ -20,8 +20,8 @@ import org.apache.kafka.streams.state.HostInfo;
  * the instance's {@code application.server}, so instances can route queries to each other.
  */
 public final class JoltNode implements AutoCloseable {
-    public static final String HTTP_HOST = "jolt.http.host";
-    public static final String HTTP_PORT = "jolt.http.port";
+    public static final String HTTP_HOST = JoltConfig.HTTP_HOST;
+    public static final String HTTP_PORT = JoltConfig.HTTP_PORT;
 
     private final JoltService<KafkaBolt> service;
     private final RecordIngest ingest;
@@ -37,8 +37,8 @@ public final class JoltNode implements AutoCloseable {
 
     /** Starts processing and serving; {@code jolt.http.port} 0 picks a free port. */
     public static JoltNode start(JoltConfig config, SchemaRegistry registry) throws IOException {
-        String host = config.get(HTTP_HOST) == null ? "127.0.0.1" : config.get(HTTP_HOST);
-        int port = config.get(HTTP_PORT) == null ? 8080 : Integer.parseInt(config.get(HTTP_PORT));
+        String host = config.httpHost();
+        int port = config.httpPort();
         if (port == 0) {
             try (ServerSocket socket = new ServerSocket(0)) {
                 port = socket.getLocalPort();

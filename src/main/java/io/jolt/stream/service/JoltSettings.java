@@ -1,0 +1,189 @@
+package io.jolt.stream.service;
+
+import io.jolt.stream.api.HttpAccess;
+import io.jolt.stream.api.HttpTls;
+import io.jolt.stream.processor.BoundedRocksDbMemory;
+import io.jolt.stream.processor.ForgettingPolicy;
+import io.jolt.stream.protocol.sync.SyncResponder;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * The service's own settings, every {@code jolt.*} key but the {@link JoltConfig#BOLT_PRODUCER_PREFIX}
+ * ones: each with its type, default, valid values, importance and documentation in one
+ * {@link ConfigDef}. A key of the {@code jolt.} namespace that is not defined here is refused
+ * (naming the nearest defined one), and a value of the wrong type or out of range is refused by
+ * the definition's validators. The key constants stay with the classes that read them
+ * ({@link ForgettingPolicy}, {@link BoundedRocksDbMemory}, {@link HttpAccess}, {@link HttpTls},
+ * {@link JoltConfig}); the configuration reference of operations.md is {@link #markdownTable()}.
+ */
+public final class JoltSettings extends AbstractConfig {
+    /** The namespace of the service's own settings. */
+    public static final String NAMESPACE = "jolt.";
+
+    private static final String BOLT_PRODUCER_DOC = "Passed, without the prefix, to the bolt's producers (for example "
+            + JoltConfig.BOLT_PRODUCER_PREFIX + "batch.size); their acks, idempotence, retries, linger, compression and timeouts stay the bolt's";
+
+    public static final ConfigDef DEFINITION = new ConfigDef()
+            .define(JoltConfig.HTTP_HOST, Type.STRING, "127.0.0.1", new ConfigDef.NonEmptyString(), Importance.HIGH,
+                    "The HTTP API's address; also the host of application.server unless that is set")
+            .define(JoltConfig.HTTP_PORT, Type.INT, 8080, Range.between(0, 65535), Importance.HIGH,
+                    "The HTTP API's port; 0 picks a free one")
+            .define(JoltConfig.TOPIC_PARTITIONS, Type.INT, null, unsetOr(Range.atLeast(1)), Importance.HIGH,
+                    "The partition count of every topic at once, keeping the inputs co-partitioned; unset: each topic's own in topology/topics.yaml (4)")
+            .define(JoltConfig.TOPIC_REPLICATION, Type.SHORT, null, unsetOr(Range.atLeast(1)), Importance.HIGH,
+                    "The replication factor of the topics the guard creates, every topic at once; unset: each topic's own in topology/topics.yaml (1)")
+            .define(JoltConfig.ROCKSDB_CACHE_BYTES, Type.LONG, 512L << 20, Range.atLeast(1), Importance.MEDIUM,
+                    "The one block cache of all stores in the process, memtables included (default 512 MiB)")
+            .define(JoltConfig.ROCKSDB_WRITE_BUFFER_BYTES, Type.LONG, 256L << 20, Range.atLeast(1), Importance.MEDIUM,
+                    "The memtables' share of that cache (default 256 MiB)")
+            .define(JoltConfig.HELD_MAX, Type.LONG, ForgettingPolicy.DEFAULT.heldMax(), Range.atLeast(0), Importance.MEDIUM,
+                    "Entries held while not eligible (unknown_device, pending) per identity; beyond it those farthest from a root are dropped to 90%")
+            .define(JoltConfig.SUPERSEDED_RETENTION_MS, Type.LONG, -1L, Range.atLeast(-1), Importance.MEDIUM,
+                    "Forget superseded singleton history written longer ago than this; -1 keeps it for ever")
+            .define(JoltConfig.SWEEP_INTERVAL_MS, Type.LONG, ForgettingPolicy.DEFAULT.sweepInterval().toMillis(), Range.atLeast(1), Importance.LOW,
+                    "How often that retention is swept")
+            .define(JoltConfig.SYNC_MAX_ENTRIES, Type.INT, SyncResponder.Limits.DEFAULT.maxEntries(), Range.atLeast(1), Importance.LOW,
+                    "Entries of a delta-sync page before a continuation")
+            .define(JoltConfig.SYNC_MAX_BYTES, Type.LONG, SyncResponder.Limits.DEFAULT.maxBytes(), Range.atLeast(1), Importance.LOW,
+                    "Bytes of a delta-sync page before a continuation")
+            .define(HttpAccess.TOKEN, Type.PASSWORD, null, Importance.HIGH,
+                    "A bearer token (sent as Authorization: Bearer TOKEN) that may write and read /metrics; with " + HttpAccess.BASIC
+                            + " unset too, anyone may. Best from the environment: JOLT_HTTP_AUTH_TOKEN")
+            .define(HttpAccess.BASIC, Type.PASSWORD, null, new UserPassword(), Importance.HIGH,
+                    "user:password for basic auth that may write and read /metrics (for example a Prometheus scrape). "
+                            + "Best from the environment: JOLT_HTTP_AUTH_BASIC")
+            .define(HttpTls.KEYSTORE, Type.STRING, null, Importance.HIGH,
+                    "A key store: the API then serves HTTPS only (Jetty's TLS)")
+            .define(HttpTls.KEYSTORE_PASSWORD, Type.PASSWORD, null, Importance.MEDIUM,
+                    "The key store's password. Best from the environment: JOLT_HTTP_TLS_KEYSTORE_PASSWORD")
+            .define(HttpTls.KEYSTORE_TYPE, Type.STRING, "PKCS12", new ConfigDef.NonEmptyString(), Importance.LOW,
+                    "The key store's type")
+            .define(HttpTls.TRUSTSTORE, Type.STRING, null, Importance.MEDIUM,
+                    "What an instance trusts when it forwards a request to another; unset: the key store itself "
+                            + "(every instance carrying the service's one certificate)")
+            .define(HttpTls.TRUSTSTORE_PASSWORD, Type.PASSWORD, null, Importance.MEDIUM,
+                    "The trust store's password; unset: the key store's when the trust store is the key store");
+
+    JoltSettings(Map<String, String> settings) {
+        super(DEFINITION, settings, false);
+    }
+
+    /** Whether a key is the service's to define (and so refused unless defined). */
+    static boolean ours(String key) {
+        return key.startsWith(NAMESPACE) && !key.startsWith(JoltConfig.BOLT_PRODUCER_PREFIX);
+    }
+
+    /** Refuses every key of our namespace that the definition does not know, naming the nearest known one. */
+    static void refuseUnknown(Iterable<String> keys) {
+        List<String> unknown = new ArrayList<>();
+        for (String key : keys) {
+            if (ours(key) && !DEFINITION.names().contains(key)) {
+                unknown.add(key);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new ConfigException(String.join(" ", unknown.stream().sorted()
+                    .map(k -> "unknown setting " + k + "; did you mean " + nearest(k) + "?").toList()));
+        }
+    }
+
+    /** The defined setting nearest to a key, by edit distance (the first defined of equals). */
+    static String nearest(String key) {
+        List<String> candidates = new ArrayList<>(DEFINITION.names());
+        String[] parts = key.split("\\.", 4);
+        if (parts.length == 4) {
+            // jolt.bolt.producr.batch.size: the producer's setting, under the right prefix
+            candidates.add(JoltConfig.BOLT_PRODUCER_PREFIX + parts[3]);
+        }
+        return candidates.stream().min(Comparator.comparingInt(c -> distance(key, c))).orElseThrow();
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /**
+     * The configuration reference: a Markdown table of every setting (name, type, default, valid
+     * values, importance, description), in the order defined, then the producer prefix. It stands
+     * in src/site/markdown/operations.md between {@code <!-- config-reference:start -->} and
+     * {@code <!-- config-reference:end -->}; {@code jolt config reference} prints it.
+     */
+    public static String markdownTable() {
+        StringBuilder out = new StringBuilder()
+                .append("| setting | type | default | valid values | importance | description |\n")
+                .append("|---|---|---|---|---|---|\n");
+        for (ConfigDef.ConfigKey key : DEFINITION.configKeys().values()) {
+            row(out, code(key.name), lower(key.type.name()), key.defaultValue == null ? "unset" : code(ConfigDef.convertToString(key.defaultValue, key.type)),
+                    key.validator == null ? "" : code(key.validator.toString()), lower(key.importance.name()), key.documentation);
+        }
+        row(out, code(JoltConfig.BOLT_PRODUCER_PREFIX + "*"), "prefix", "", "", lower(Importance.LOW.name()), BOLT_PRODUCER_DOC);
+        return out.toString();
+    }
+
+    private static void row(StringBuilder out, String... cells) {
+        out.append('|');
+        Stream.of(cells).forEach(c -> out.append(' ').append(c.replace("|", "\\|")).append(" |"));
+        out.append('\n');
+    }
+
+    private static String code(String s) {
+        return "`" + s + "`";
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    /** A validator that also lets the setting be unset (null). */
+    static ConfigDef.Validator unsetOr(ConfigDef.Validator set) {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value != null) {
+                set.ensureValid(name, value);
+            }
+        }, () -> set + " or unset");
+    }
+
+    /** Unset, blank, or user:password. */
+    static final class UserPassword implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            Password p = (Password) value;
+            if (p != null && !p.value().isBlank() && !p.value().contains(":")) {
+                throw new ConfigException(name, p, "must be user:password");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "user:password";
+        }
+    }
+}
