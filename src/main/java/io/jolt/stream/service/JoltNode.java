@@ -52,7 +52,8 @@ public final class JoltNode implements AutoCloseable {
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
         JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry));
-        RecordIngest ingest = new RecordIngest(withServer.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), registry);
+        // The cluster's security settings too: HTTP ingest reaches a secured cluster as the processor does.
+        RecordIngest ingest = new RecordIngest(withServer.adminProperties(), registry);
         HttpApi api = HttpApi.start(self, service.streams(), ingest, access, tls, pages);
         service.bolt().bindTo(api.metrics());
         return new JoltNode(service, ingest, api, self);

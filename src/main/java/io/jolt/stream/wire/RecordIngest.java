@@ -39,14 +39,29 @@ public final class RecordIngest implements AutoCloseable {
     private final InputEncoder encoder;
 
     public RecordIngest(String bootstrapServers, SchemaRegistry registry) {
+        this(bootstrap(bootstrapServers), registry);
+    }
+
+    /**
+     * A producer for the cluster {@code client} names: its bootstrap servers and whatever else it
+     * needs to connect (the {@code security.*}, {@code sasl.*} and {@code ssl.*} of a secured
+     * cluster), with ingest's own delivery settings on top.
+     */
+    public RecordIngest(Properties client, SchemaRegistry registry) {
         Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.putAll(client);
         p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
         this.encoder = new InputEncoder(registry);
+    }
+
+    private static Properties bootstrap(String bootstrapServers) {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return p;
     }
 
     public List<LineResult> ingest(List<byte[]> lines) {
