@@ -42,6 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -236,14 +237,16 @@ class ConnectSyncIT {
 
     private long awaitEntriesInB(Predicate<Long> enough) throws Exception {
         AtomicLong reached = new AtomicLong();
-        await("entries reached B").atMost(CONVERGE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            long n = entriesInB().size();
-            if (!enough.test(n)) {
-                throw new AssertionError("entries reached B: " + n + "; the connector: " + worker.get("/connectors/jolt-sync/status")
-                        + ", its offsets: " + worker.get("/connectors/jolt-sync/offsets"));
-            }
-            reached.set(n);
-        });
+        try {
+            await("entries reached B").atMost(CONVERGE).pollInterval(Duration.ofMillis(200)).until(() -> {
+                reached.set(entriesInB().size());
+                return enough.test(reached.get());
+            });
+        } catch (ConditionTimeoutException e) {
+            // Asked only now: right after a connector is created, its status is not there yet (404).
+            throw new AssertionError("entries reached B: " + reached.get() + "; the connector: " + worker.get("/connectors/jolt-sync/status")
+                    + ", its offsets: " + worker.get("/connectors/jolt-sync/offsets"), e);
+        }
         return reached.get();
     }
 
@@ -254,17 +257,19 @@ class ConnectSyncIT {
      */
     private void awaitConverged(List<String> identities) throws Exception {
         List<String> behind = new ArrayList<>(identities);
-        await("B equals A for every followed identity").atMost(CONVERGE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            behind.removeIf(this::same);
-            if (!behind.isEmpty()) {
-                StringBuilder why = new StringBuilder("B equals A for every followed identity; behind:");
-                for (String i : behind) {
-                    why.append("\n").append(i).append("\n  A: ").append(new IdentityQueries(providerA.service().streams()).state(i).map(ConnectSyncIT::synced))
-                            .append("\n  B: ").append(new IdentityQueries(providerB.service().streams()).state(i).map(ConnectSyncIT::synced));
-                }
-                throw new AssertionError(why);
+        try {
+            await("B equals A for every followed identity").atMost(CONVERGE).pollInterval(Duration.ofMillis(500)).until(() -> {
+                behind.removeIf(this::same);
+                return behind.isEmpty();
+            });
+        } catch (ConditionTimeoutException e) {
+            StringBuilder why = new StringBuilder("B equals A for every followed identity; behind:");
+            for (String i : behind) {
+                why.append("\n").append(i).append("\n  A: ").append(new IdentityQueries(providerA.service().streams()).state(i).map(ConnectSyncIT::synced))
+                        .append("\n  B: ").append(new IdentityQueries(providerB.service().streams()).state(i).map(ConnectSyncIT::synced));
             }
-        });
+            throw new AssertionError(why.toString(), e);
+        }
     }
 
     private boolean same(String identity) {
