@@ -26,7 +26,7 @@ import org.apache.kafka.streams.state.HostInfo;
  */
 public final class HttpApi implements AutoCloseable {
     /** The HTTP contract, served as it is in the jar (src/main/resources/openapi). */
-    static final OpenApiDocument OPENAPI = new OpenApiDocument("/openapi/jolt-api.json");
+    private static final OpenApiDocument OPENAPI = new OpenApiDocument("/openapi/jolt-api.json");
 
     private final Javalin app;
     private final PrometheusMeterRegistry metrics;

@@ -9,23 +9,18 @@ import java.io.UncheckedIOException;
  * {@code GET /openapi.json}: the contract the API tests hold both the routes and every answer to.
  */
 public final class OpenApiDocument {
-    private final String resource;
-    private volatile byte[] bytes;
+    private final byte[] bytes;
 
+    /** Reads it now: a jar without it fails at start, not at the first request. */
     public OpenApiDocument(String resource) {
-        this.resource = resource;
+        this.bytes = load(resource);
     }
 
     public byte[] get() {
-        byte[] read = bytes;
-        if (read == null) {
-            read = load();
-            bytes = read;
-        }
-        return read;
+        return bytes;
     }
 
-    private byte[] load() {
+    private static byte[] load(String resource) {
         try (InputStream in = OpenApiDocument.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("the jar has no " + resource);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -107,27 +108,8 @@ public final class JoltSettings extends AbstractConfig {
             // jolt.bolt.producr.batch.size: the producer's setting, under the right prefix
             candidates.add(JoltConfig.BOLT_PRODUCER_PREFIX + parts[3]);
         }
-        return candidates.stream().min(Comparator.comparingInt(c -> distance(key, c))).orElseThrow();
-    }
-
-    /** Levenshtein distance: insertions, deletions and substitutions. */
-    static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
+        return candidates.stream().min(Comparator.comparingInt(c -> distance.apply(key, c))).orElseThrow();
     }
 
     /**
