@@ -8,6 +8,7 @@ import io.jolt.stream.http.HttpServer;
 import io.jolt.stream.http.OpenApiDocument;
 import io.jolt.stream.processor.AnalyticsQueries;
 import io.jolt.stream.processor.IdentityQueries;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.wire.RecordIngest;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -35,15 +36,16 @@ public final class HttpApi implements AutoCloseable {
     private final String scheme;
     private final HttpServer server;
 
-    private HttpApi(KafkaStreams streams, RecordIngest ingest, HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
+    private HttpApi(KafkaStreams streams, SignatureCheck signatures, RecordIngest ingest, HostInfo self, HttpAccess access, Optional<HttpTls> tls,
+            SyncResponder.Limits pages) {
         this.access = access;
         this.scheme = tls.isPresent() ? "https" : "http";
-        IdentityQueries queries = new IdentityQueries(streams);
+        IdentityQueries queries = new IdentityQueries(streams, signatures);
         this.routing = new OwnerRouting(streams, queries, self, tls);
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new KafkaStreamsMetrics(streams).bindTo(metrics);
         JoltMeters.bind(metrics, streams);
-        JoltMeters.bindVerifier(metrics);
+        JoltMeters.bindVerifier(metrics, signatures);
         this.server = new HttpServer(OPENAPI, config -> {
             config.http.maxRequestSize = RecordsEndpoint.MAX_BODY_BYTES;
             tls.ifPresent(t -> config.jetty.addConnector((jetty, http) -> t.connector(jetty, http, self.host(), self.port())));
@@ -59,11 +61,12 @@ public final class HttpApi implements AutoCloseable {
     /**
      * Starts the API on {@code self} (this instance's application.server), over HTTPS when
      * {@code jolt.http.tls.*} configure it, with writes and {@code /metrics} behind
-     * {@code jolt.http.auth.*} when set.
+     * {@code jolt.http.auth.*} when set. Answers that verify (state, sync) check signatures with
+     * {@code signatures}, the processor's own.
      */
-    public static HttpApi start(HostInfo self, KafkaStreams streams, RecordIngest ingest, HttpAccess access, Optional<HttpTls> tls,
-            SyncResponder.Limits pages) {
-        HttpApi api = new HttpApi(streams, ingest, self, access, tls, pages);
+    public static HttpApi start(HostInfo self, KafkaStreams streams, SignatureCheck signatures, RecordIngest ingest, HttpAccess access,
+            Optional<HttpTls> tls, SyncResponder.Limits pages) {
+        HttpApi api = new HttpApi(streams, signatures, ingest, self, access, tls, pages);
         if (tls.isPresent()) {
             api.app.start();
         } else {

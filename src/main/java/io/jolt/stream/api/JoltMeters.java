@@ -3,7 +3,7 @@ package io.jolt.stream.api;
 import io.jolt.stream.avro.CompactionCause;
 import io.jolt.stream.avro.RejectionKind;
 import io.jolt.stream.processor.ProcessorMetrics;
-import io.jolt.stream.protocol.Signatures;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,9 +37,9 @@ public final class JoltMeters {
     }
 
     /** Which signature verifier this process uses: {@code jolt_verifier_info{impl="native-first"} 1}. */
-    static void bindVerifier(MeterRegistry registry) {
+    static void bindVerifier(MeterRegistry registry, SignatureCheck signatures) {
         Gauge.builder("jolt.verifier.info", () -> 1).description("the signature verifier this process uses (PROTOCOL §2's rule either way)")
-                .tag("impl", Signatures.verifier().name()).register(registry);
+                .tag("impl", signatures.verifier().name()).register(registry);
     }
 
     private static void counter(MeterRegistry registry, KafkaStreams streams, String meter, String metric, String reason, String description) {

@@ -2,15 +2,15 @@ package io.jolt.stream.cli;
 
 import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.bench.BenchResult;
-import io.jolt.stream.local.CpuUse;
 import io.jolt.stream.bench.RawVerifyRate;
 import io.jolt.stream.crypto.NativeFirstVerifier;
 import io.jolt.stream.crypto.Verifiers;
+import io.jolt.stream.local.CpuUse;
 import io.jolt.stream.local.LocalRuns;
 import io.jolt.stream.local.LocalStack;
 import io.jolt.stream.processor.ProcessorMetrics;
 import io.jolt.stream.protocol.PublicKey;
-import io.jolt.stream.protocol.Signatures;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.service.JoltConfig;
 import io.jolt.stream.service.JoltService;
 import io.jolt.stream.wire.RecordIngest;
@@ -60,7 +60,7 @@ final class BenchCommand implements Callable<Integer> {
         int warmUpIdentities = shape.identitiesFor(warmUpEntries);
         Workload.Generated warmUp = warmUpIdentities == 0 ? null : LocalRuns.generate(shape.shape(warmUpIdentities, 12), err);
 
-        BenchResult.Verifier verifier = installVerifier();
+        BenchResult.Verifier verifier = chosenVerifier();
         RawVerifyRate bouncyCastle = new RawVerifyRate(workload, RawVerifyRate.BOUNCYCASTLE);
         Optional<RawVerifyRate> libsodium = libsodiumRate(workload);
         err.println("bench: measuring the raw verify rates with " + streamThreads + " thread(s) ...");
@@ -83,14 +83,14 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The verifier the service will use (the same choice: one per process). */
-    private static BenchResult.Verifier installVerifier() {
-        Verifiers.Choice choice = Verifiers.installDefault();
+    private static BenchResult.Verifier chosenVerifier() {
+        Verifiers.Choice choice = Verifiers.fastest();
         return new BenchResult.Verifier(choice.verifier().name(), choice.reason());
     }
 
     /** libsodium's raw loop, when the service verifies with it. */
     private static Optional<RawVerifyRate> libsodiumRate(Workload.Generated workload) {
-        if (!(Signatures.verifier() instanceof NativeFirstVerifier nativeFirst)) {
+        if (!(Verifiers.fastest().verifier() instanceof NativeFirstVerifier nativeFirst)) {
             return Optional.empty();
         }
         return Optional.of(new RawVerifyRate(workload, (signature, key, message) -> nativeFirst.libsodiumAccepts(key, message, signature)));
@@ -125,7 +125,7 @@ final class BenchCommand implements Callable<Integer> {
                     : LocalRuns.awaitProcessed(reader, applicationId, 0, warmUpRecords, "warming up", err, running, stack.brokerProcess());
             double warmUpSeconds = (System.nanoTime() - t1) / 1e9;
             CpuUse timedFrom = CpuUse.now(stack.brokerProcess());
-            long signaturesBefore = PublicKey.signatureChecksComputed();
+            long signaturesBefore = SignatureCheck.computed();
             long keysBefore = PublicKey.keyChecksComputed();
             LocalRuns.Processed timed = LocalRuns.awaitProcessed(reader, applicationId, warmUpRecords, records, "processing", err, running,
                     stack.brokerProcess());
@@ -134,7 +134,7 @@ final class BenchCommand implements Callable<Integer> {
             // Without a warm-up the timed part runs from service start, cold start included.
             double seconds = warmedUp != null ? timed.seconds() : (System.nanoTime() - t1) / 1e9;
             return new Run(new BenchResult.Timed(records, seconds, firstMinute.firstMinuteRate(), firstMinute.firstMinuteCores(),
-                    PublicKey.signatureChecksComputed() - signaturesBefore, PublicKey.keyChecksComputed() - keysBefore, processorCounters(service),
+                    SignatureCheck.computed() - signaturesBefore, PublicKey.keyChecksComputed() - keysBefore, processorCounters(service),
                     cores), warmUpSeconds);
         }
     }

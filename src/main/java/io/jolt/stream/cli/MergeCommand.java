@@ -1,5 +1,6 @@
 package io.jolt.stream.cli;
 
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.json.Bundle;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import java.io.ByteArrayOutputStream;
@@ -51,7 +52,7 @@ final class MergeCommand implements Callable<Integer> {
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println(MergedStateJson.write(bundle.merge()));
+        out.println(MergedStateJson.write(bundle.merge(SignatureCheck.DEFINITION)));
         out.flush();
         PrintWriter err = spec.commandLine().getErr();
         bundle.skipped().forEach(s -> err.println("line " + s.lineNumber() + ": skipped: " + s.reason()));

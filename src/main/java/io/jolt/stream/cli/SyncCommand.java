@@ -4,6 +4,7 @@ import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.DecodeException;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.protocol.sync.SuppliedLog;
 import io.jolt.stream.protocol.sync.SyncRequest;
@@ -135,7 +136,7 @@ final class SyncCommand implements Callable<Integer> {
 
     private SyncSession load(Path file) throws Exception {
         if (!Files.exists(file)) {
-            return new SyncSession(identity);
+            return new SyncSession(identity, SignatureCheck.DEFINITION);
         }
         List<AuthorityRecord> authority = new ArrayList<>();
         List<Entry> entries = new ArrayList<>();
@@ -147,7 +148,7 @@ final class SyncCommand implements Callable<Integer> {
                 entries.add(s.entry());
             }
         }
-        return new SyncSession(identity, authority, entries);
+        return new SyncSession(identity, authority, entries, SignatureCheck.DEFINITION);
     }
 
     private static void save(Path file, SyncSession session) throws Exception {

@@ -5,6 +5,7 @@ import io.jolt.stream.protocol.DeviceWriter;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Operation;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.json.Bundle;
 import io.jolt.stream.protocol.json.RecordJson;
@@ -91,7 +92,7 @@ final class WriteCommand implements Callable<Integer> {
             MergeCommand.readLines(in, bundle);
         }
         List<Hash> heads = new ArrayList<>();
-        for (MergedState state : bundle.merge()) {
+        for (MergedState state : bundle.merge(SignatureCheck.DEFINITION)) {
             if (state.identity().equals(identity)) {
                 for (SingletonState singleton : state.singletons()) {
                     if (singleton.path().equals(path)) {

@@ -1,5 +1,6 @@
 package io.jolt.stream.connect;
 
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.sync.CursorSession;
 import io.jolt.stream.protocol.sync.SyncPosition;
 import java.time.Duration;
@@ -13,9 +14,9 @@ final class Follower {
     private volatile Instant lastSynced;
     private int failures;
 
-    Follower(FollowedPair pair, SyncPosition position, Instant now) {
+    Follower(FollowedPair pair, SyncPosition position, Instant now, SignatureCheck signatures) {
         this.pair = pair;
-        this.session = new CursorSession(pair.identity(), position);
+        this.session = new CursorSession(pair.identity(), position, signatures);
         this.due = now;
         this.lastSynced = now;
     }

@@ -1,6 +1,7 @@
 package io.jolt.stream.connect;
 
 import io.jolt.stream.crypto.Verifiers;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.sync.Cursor;
 import io.jolt.stream.protocol.sync.CursorSession;
 import io.jolt.stream.protocol.sync.SuppliedLog;
@@ -60,12 +61,12 @@ public final class JoltSyncSourceTask extends SourceTask {
         } catch (Exception e) {
             throw new ConnectException("the schema registry settings cannot be used: " + e.getMessage(), e);
         }
-        Verifiers.installDefault();
+        SignatureCheck signatures = Verifiers.fastest().check();
         client = new ProviderClient(Duration.ofMillis(config.getLong(SyncSourceConfig.REQUEST_TIMEOUT_MS)), config.authorization());
         Map<Map<String, String>, Map<String, Object>> offsets = context.offsetStorageReader()
                 .offsets(pairs.stream().map(FollowedPair::sourcePartition).toList());
         Instant now = clock.instant();
-        followers = pairs.stream().map(p -> new Follower(p, PositionOffset.read(offsets.get(p.sourcePartition())), now)).toList();
+        followers = pairs.stream().map(p -> new Follower(p, PositionOffset.read(offsets.get(p.sourcePartition())), now, signatures)).toList();
         Duration lagLimit = config.pollInterval().multipliedBy(config.getInt(SyncSourceConfig.LAG_POLLS));
         metrics = new SyncTaskMetrics(context.pluginMetrics(), followers::size,
                 () -> followers.stream().filter(f -> f.lagging(clock.instant(), lagLimit)).count());

@@ -11,7 +11,6 @@ import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.processor.IdentityQueries;
 import io.jolt.stream.protocol.Resolution;
-import io.jolt.stream.protocol.Signatures;
 import io.jolt.stream.service.JoltNode;
 import io.jolt.stream.wire.TopicReader;
 import io.jolt.stream.wire.Topics;
@@ -73,7 +72,7 @@ public final class DemoSummary {
         if (afterSeconds > 5) {
             s.put("after_first_minute_records_per_second", Math.round((p.records() - p.inFirstMinute()) / afterSeconds));
         }
-        s.put("verifier", Signatures.verifier().name());
+        s.put("verifier", node.service().signatures().verifier().name());
         s.set("state", state(reader, registry));
         List<ConflictEvent> conflicts = reader.values(Topics.CONFLICTS, registry, ConflictEvent.getClassSchema());
         ObjectNode conflictCounts = counts(conflicts, (ConflictEvent c) -> switch (c.getKind()) {
@@ -86,7 +85,7 @@ public final class DemoSummary {
         s.set("rejected_events", rejectedEvents(reader.<RejectedRecord>values(Topics.REJECTED, registry, RejectedRecord.getClassSchema())));
         s.set("compactions", counts(reader.values(Topics.COMPACTIONS, registry, Compaction.getClassSchema()),
                 (Compaction c) -> c.getCause().name().toLowerCase(Locale.ROOT)));
-        IdentityQueries queries = new IdentityQueries(node.service().streams());
+        IdentityQueries queries = new IdentityQueries(node.service().streams(), node.service().signatures());
         s.set("rejected_final", finalRejections(queries, workload));
         String sample = sampleResolve(queries, node.baseUrl(), workload, s);
         return new DemoSummary(s, sample, node.baseUrl());

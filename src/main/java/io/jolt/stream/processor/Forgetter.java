@@ -10,6 +10,7 @@ import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Rejection;
 import io.jolt.stream.protocol.RejectionReason;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Utf8;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,13 +36,15 @@ final class Forgetter {
     private final ForgettingPolicy policy;
     private final IdentityStore store;
     private final IdentityOutputs outputs;
+    private final SignatureCheck signatures;
     /** Where the sweep of superseded history resumes: the last identity it visited (this instance's memory only). */
     private String sweptUpTo;
 
-    Forgetter(ForgettingPolicy policy, IdentityStore store, IdentityOutputs outputs) {
+    Forgetter(ForgettingPolicy policy, IdentityStore store, IdentityOutputs outputs, SignatureCheck signatures) {
         this.policy = policy;
         this.store = store;
         this.outputs = outputs;
+        this.signatures = signatures;
     }
 
     /** One more entry held for an unknown device; true when the identity is now beyond the bound. */
@@ -99,7 +102,7 @@ final class Forgetter {
     private void forgetSupersededHistory(String identity, long createdBefore) {
         CompactedHistory before = store.compacted(identity);
         StoredIdentity stored = store.stored(identity);
-        MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), before);
+        MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), before, signatures);
         CompactedHistory.Plan plan = before.plan(state, createdBefore);
         if (plan.forgotten().isEmpty()) {
             return;

@@ -12,6 +12,7 @@ import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.PublicKey;
 import io.jolt.stream.protocol.Rejection;
 import io.jolt.stream.protocol.RejectionReason;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.wire.serde.ConfluentAvroSerde;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -34,6 +35,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 final class IdentityProcessor implements Processor<String, byte[], Object, Object> {
     private final InputDecoder decoder;
     private final ForgettingPolicy policy;
+    private final SignatureCheck signatures;
 
     private ProcessorContext<Object, Object> context;
     private IdentityStore store;
@@ -44,9 +46,10 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
     private ProcessorMetrics metrics;
 
     IdentityProcessor(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde,
-            ForgettingPolicy policy) {
+            ForgettingPolicy policy, SignatureCheck signatures) {
         this.decoder = new InputDecoder(authoritySerde, entrySerde);
         this.policy = policy;
+        this.signatures = signatures;
     }
 
     @Override
@@ -55,9 +58,9 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         metrics = new ProcessorMetrics(context.metrics(), context.taskId());
         store = new IdentityStore(name -> context.getStateStore(name.storeName()));
         outputs = new IdentityOutputs(context, store, metrics);
-        forgetter = new Forgetter(policy, store, outputs);
+        forgetter = new Forgetter(policy, store, outputs, signatures);
         hotPath = new HotPath(store, outputs, metrics);
-        reevaluation = new Reevaluation(store, outputs, forgetter, metrics);
+        reevaluation = new Reevaluation(store, outputs, forgetter, metrics, signatures);
         if (policy.forgetsSupersededHistory()) {
             context.schedule(policy.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, forgetter::sweep);
         }
@@ -137,7 +140,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
             return;
         }
         metrics.verified.record();
-        if (!entry.signatureVerifies(deviceKey.get())) {
+        if (!entry.signatureVerifies(deviceKey.get(), signatures)) {
             store.putEntry(entry, source, false);
             outputs.rejection(identity, Rejection.of(entry, RejectionReason.BAD_SIGNATURE), source);
             return;

@@ -7,6 +7,7 @@ import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.JoltPath;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Resolution;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.SingletonMerge;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.sync.SyncHistory;
@@ -25,9 +26,11 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
  */
 public final class IdentityQueries {
     private final KafkaStreams streams;
+    private final SignatureCheck signatures;
 
-    public IdentityQueries(KafkaStreams streams) {
+    public IdentityQueries(KafkaStreams streams, SignatureCheck signatures) {
         this.streams = streams;
+        this.signatures = signatures;
     }
 
     public KeyQueryMetadata owner(String identity) {
@@ -64,7 +67,7 @@ public final class IdentityQueries {
 
     /** The verified history the sync responder pages through (empty without a valid authority chain). */
     public Optional<SyncHistory> syncHistory(String identity) {
-        return stores().syncHistory(identity);
+        return stores().syncHistory(identity, signatures);
     }
 
     /** The §9 merged state of an identity from its stored records, or empty when nothing is held. */
@@ -74,6 +77,6 @@ public final class IdentityQueries {
         if (stored.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), stores.compacted(identity)));
+        return Optional.of(IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), stores.compacted(identity), signatures));
     }
 }

@@ -7,6 +7,7 @@ import io.jolt.stream.avro.DeviceWriterEntry;
 import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.processor.store.StoreName;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.ConfluentAvroSerde;
 import io.jolt.stream.wire.serde.SchemaRegistry;
@@ -51,11 +52,12 @@ public final class JoltTopology {
     private JoltTopology() {}
 
     /** The topology with the default bound on held entries. */
-    public static Topology build(SchemaRegistry registry, Bolt bolt) {
-        return build(registry, bolt, ForgettingPolicy.DEFAULT);
+    public static Topology build(SchemaRegistry registry, Bolt bolt, SignatureCheck signatures) {
+        return build(registry, bolt, ForgettingPolicy.DEFAULT, signatures);
     }
 
-    public static Topology build(SchemaRegistry registry, Bolt bolt, ForgettingPolicy forgetting) {
+    /** The topology; its identity processors check signatures with {@code signatures}. */
+    public static Topology build(SchemaRegistry registry, Bolt bolt, ForgettingPolicy forgetting, SignatureCheck signatures) {
         ConfluentAvroSerde<AuthorityRecord> authority = new ConfluentAvroSerde<>(registry, AuthorityRecord.getClassSchema());
         ConfluentAvroSerde<DeviceWriterEntry> entries = new ConfluentAvroSerde<>(registry, DeviceWriterEntry.getClassSchema());
 
@@ -64,7 +66,7 @@ public final class JoltTopology {
         Topology topology = analytics.build();
         topology.addSource(AUTHORITY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.AUTHORITY);
         topology.addSource(ENTRIES_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), Topics.ENTRIES);
-        topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries, forgetting), AUTHORITY_SOURCE, ENTRIES_SOURCE);
+        topology.addProcessor(IDENTITY_PROCESSOR, () -> new IdentityProcessor(authority, entries, forgetting, signatures), AUTHORITY_SOURCE, ENTRIES_SOURCE);
         for (StoreName store : StoreName.values()) {
             StoreBuilder<KeyValueStore<Bytes, byte[]>> builder = Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store.storeName()), Serdes.Bytes(), Serdes.ByteArray());

@@ -14,6 +14,7 @@ import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Operation;
 import io.jolt.stream.protocol.Rejection;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.SingletonMerge;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.Utf8;
@@ -35,12 +36,14 @@ final class Reevaluation {
     private final IdentityOutputs outputs;
     private final Forgetter forgetter;
     private final ProcessorMetrics metrics;
+    private final SignatureCheck signatures;
 
-    Reevaluation(IdentityStore store, IdentityOutputs outputs, Forgetter forgetter, ProcessorMetrics metrics) {
+    Reevaluation(IdentityStore store, IdentityOutputs outputs, Forgetter forgetter, ProcessorMetrics metrics, SignatureCheck signatures) {
         this.store = store;
         this.outputs = outputs;
         this.forgetter = forgetter;
         this.metrics = metrics;
+        this.signatures = signatures;
     }
 
     /** Recomputes the identity from every stored record and emits what changed; {@code trigger} is the record that asked. */
@@ -48,7 +51,7 @@ final class Reevaluation {
         metrics.reevaluations.record();
         StoredIdentity stored = store.stored(identity);
         CompactedHistory forgotten = store.compacted(identity);
-        MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), forgotten);
+        MergedState state = IdentityAssembler.assemble(identity, stored.authority(), stored.inputs(), forgotten, signatures);
         Map<String, SingletonState> before = resolutions(store.allHeads(identity));
         List<Entry> eligible = eligible(state);
         rewriteDerived(identity, state, eligible, forgotten);

@@ -73,9 +73,9 @@ public final class Authority {
         return chain.isEmpty();
     }
 
-    /** Verifies the authority records received for {@code identity}, in any order. */
-    public static Authority verify(String identity, Collection<AuthorityRecord> received) {
-        Map<Hash, AuthorityRecord> valid = validAlone(identity, received);
+    /** Verifies the authority records received for {@code identity}, in any order, signatures by {@code check}. */
+    public static Authority verify(String identity, Collection<AuthorityRecord> received, SignatureCheck check) {
+        Map<Hash, AuthorityRecord> valid = validAlone(identity, received, check);
         if (valid.isEmpty()) {
             return NONE;
         }
@@ -161,7 +161,7 @@ public final class Authority {
      * Records valid alone (§3 step 1), one per body hash: well-formed, naming {@code identity}
      * derived from a usable root key, signed by it. Of two valid signatures on one body the lesser is kept.
      */
-    private static Map<Hash, AuthorityRecord> validAlone(String identity, Collection<AuthorityRecord> received) {
+    private static Map<Hash, AuthorityRecord> validAlone(String identity, Collection<AuthorityRecord> received, SignatureCheck check) {
         Map<Hash, AuthorityRecord> valid = new HashMap<>();
         PublicKey root = null;
         byte[] rootBytes = null;
@@ -178,7 +178,7 @@ public final class Authority {
                 root = parsed.get();
                 rootBytes = body.rootPublicKey();
             }
-            if (!record.signatureVerifies(root)) {
+            if (!record.signatureVerifies(root, check)) {
                 continue;
             }
             valid.merge(record.hash(), record, (a, b) -> java.util.Arrays.compareUnsigned(a.signature(), b.signature()) <= 0 ? a : b);

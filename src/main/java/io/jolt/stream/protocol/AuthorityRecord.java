@@ -55,8 +55,8 @@ public final class AuthorityRecord {
         return signed.signature();
     }
 
-    boolean signatureVerifies(PublicKey root) {
-        return signed.verifies(root);
+    boolean signatureVerifies(PublicKey root, SignatureCheck check) {
+        return check.verifies(signed, root);
     }
 
     @Override

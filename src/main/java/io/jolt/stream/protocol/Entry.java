@@ -71,8 +71,8 @@ public final class Entry {
         return body.deviceSequence();
     }
 
-    public boolean signatureVerifies(PublicKey deviceKey) {
-        return signed.verifies(deviceKey);
+    public boolean signatureVerifies(PublicKey deviceKey, SignatureCheck check) {
+        return check.verifies(signed, deviceKey);
     }
 
     /** Signature order for picking one of two valid copies of one body (PROTOCOL §8: the lesser). */

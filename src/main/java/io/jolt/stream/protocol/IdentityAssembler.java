@@ -18,8 +18,9 @@ import java.util.TreeSet;
 public final class IdentityAssembler {
     private IdentityAssembler() {}
 
-    public static MergedState assemble(String identity, Collection<AuthorityRecord> authorityRecords, Collection<EntryInput> inputs) {
-        return assemble(identity, authorityRecords, inputs, CompactedHistory.NONE);
+    public static MergedState assemble(String identity, Collection<AuthorityRecord> authorityRecords, Collection<EntryInput> inputs,
+            SignatureCheck check) {
+        return assemble(identity, authorityRecords, inputs, CompactedHistory.NONE, check);
     }
 
     /**
@@ -27,11 +28,11 @@ public final class IdentityAssembler {
      * what remains merges as the whole did (see {@link CompactedHistory}).
      */
     public static MergedState assemble(String identity, Collection<AuthorityRecord> authorityRecords, Collection<EntryInput> inputs,
-            CompactedHistory compacted) {
-        Authority authority = Authority.verify(identity, authorityRecords);
+            CompactedHistory compacted, SignatureCheck check) {
+        Authority authority = Authority.verify(identity, authorityRecords, check);
         Rows rows = new Rows();
         TreeSet<String> unknownDevices = new TreeSet<>(Utf8.ORDER);
-        Map<String, Map<Hash, Entry>> verifiedByDevice = verify(classifiable(inputs, identity, rows), authority, compacted, rows, unknownDevices);
+        Map<String, Map<Hash, Entry>> verifiedByDevice = verify(classifiable(inputs, identity, rows), authority, compacted, check, rows, unknownDevices);
 
         List<DeviceLog> logs = new ArrayList<>();
         List<DeviceView> devices = new ArrayList<>();
@@ -58,8 +59,8 @@ public final class IdentityAssembler {
      * The entries whose signature verifies under their device's key, by device and hash; the
      * others become rows (unknown device, bad signature), and forgotten history is skipped.
      */
-    private static Map<String, Map<Hash, Entry>> verify(Collection<Entry> entries, Authority authority, CompactedHistory compacted, Rows rows,
-            Set<String> unknownDevices) {
+    private static Map<String, Map<Hash, Entry>> verify(Collection<Entry> entries, Authority authority, CompactedHistory compacted,
+            SignatureCheck check, Rows rows, Set<String> unknownDevices) {
         Map<String, Map<Hash, Entry>> verifiedByDevice = new TreeMap<>(Utf8.ORDER);
         for (Entry entry : entries) {
             if (compacted.forgets(entry)) {
@@ -69,7 +70,7 @@ public final class IdentityAssembler {
             if (device.isEmpty()) {
                 rows.add(Rejection.of(entry, RejectionReason.UNKNOWN_DEVICE));
                 unknownDevices.add(entry.deviceId());
-            } else if (!entry.signatureVerifies(device.get().key())) {
+            } else if (!entry.signatureVerifies(device.get().key(), check)) {
                 rows.add(Rejection.of(entry, RejectionReason.BAD_SIGNATURE));
             } else {
                 // The same body with two valid signatures is one entry; keep the lesser signature.

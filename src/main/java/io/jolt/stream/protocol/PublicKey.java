@@ -1,6 +1,10 @@
 package io.jolt.stream.protocol;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
@@ -13,9 +17,20 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
 public final class PublicKey {
     public static final int LENGTH = 32;
 
-    /** Signature checks and usable-key checks computed, remembered ones not counted. */
-    private static final LongAdder SIGNATURE_CHECKS = new LongAdder();
+    /** Usable-key checks computed, remembered ones not counted. */
     private static final LongAdder KEY_CHECKS = new LongAdder();
+    /**
+     * What each 32 bytes were found to be, least recently used out first: a key's full-order check
+     * costs more than a verify, and an authority is re-verified with every re-evaluation. The
+     * verdict depends on the 32 bytes alone, so remembering it changes no outcome.
+     */
+    private static final Map<ByteBuffer, Optional<PublicKey>> KNOWN = Collections.synchronizedMap(
+            new LinkedHashMap<>(1024, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Optional<PublicKey>> eldest) {
+                    return size() > 1 << 14;
+                }
+            });
 
     private final byte[] encoded;
 
@@ -28,7 +43,13 @@ public final class PublicKey {
         if (raw32.length != LENGTH) {
             return Optional.empty();
         }
-        return VerifiedOnce.parse(raw32, PublicKey::check);
+        ByteBuffer raw = ByteBuffer.wrap(raw32.clone());
+        Optional<PublicKey> known = KNOWN.get(raw);
+        if (known == null) { // checked outside the lock: two threads may both check a new key, with one verdict
+            known = check(raw32);
+            KNOWN.put(raw, known);
+        }
+        return known;
     }
 
     private static Optional<PublicKey> check(byte[] raw32) {
@@ -37,24 +58,9 @@ public final class PublicKey {
         return Ed25519.validatePublicKeyFull(copy, 0) ? Optional.of(new PublicKey(copy)) : Optional.empty();
     }
 
-    /** PROTOCOL §2's check of a signature under this key, by the process's {@link Signatures#verifier()}. */
-    public boolean verify(byte[] message, byte[] signature) {
-        SIGNATURE_CHECKS.increment();
-        return Signatures.verifier().verify(this, message, signature);
-    }
-
     /** The 32 bytes, not copied: for the verifiers in this package. */
     byte[] encoded() {
         return encoded;
-    }
-
-    /**
-     * How many signature checks this process has computed so far (what {@link VerifiedOnce}
-     * remembered is not counted). The bench multiplies it by the raw verify cost to say how much
-     * of the CPU went to crypto.
-     */
-    public static long signatureChecksComputed() {
-        return SIGNATURE_CHECKS.sum();
     }
 
     /** How many usable-key checks (BouncyCastle's full-order check, about 0.9 of a verify) this process has computed. */

@@ -1,9 +1,10 @@
 package io.jolt.stream.service;
 
 import io.jolt.stream.crypto.Verifiers;
-import io.jolt.stream.processor.BoltBeforeCommit;
 import io.jolt.stream.processor.Bolt;
+import io.jolt.stream.processor.BoltBeforeCommit;
 import io.jolt.stream.processor.JoltTopology;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.wire.TopicGuard;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.SchemaRegistry;
@@ -28,31 +29,33 @@ public final class JoltService<B extends Bolt> implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final B bolt;
+    private final SignatureCheck signatures;
 
-    private JoltService(KafkaStreams streams, B bolt) {
+    private JoltService(KafkaStreams streams, B bolt, SignatureCheck signatures) {
         this.streams = streams;
         this.bolt = bolt;
+        this.signatures = signatures;
     }
 
     /**
-     * Installs the fastest signature verifier that loads here (same rule, see {@link Verifiers}),
+     * Chooses the fastest signature check that loads here (same rule, see {@link Verifiers}),
      * creates missing topics, refuses contradicting ones, opens the bolt (once the archive topic
      * exists, so that its producer finds it) and starts processing.
      */
     public static <B extends Bolt> JoltService<B> start(JoltConfig config, SchemaRegistry registry, Supplier<B> openBolt) {
-        Verifiers.installDefault();
+        SignatureCheck signatures = Verifiers.fastest().check();
         try (Admin admin = Admin.create(config.adminProperties())) {
             TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
         }
         B bolt = openBolt.get();
-        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, config.forgetting()), config.streamsProperties(),
+        KafkaStreams streams = new KafkaStreams(JoltTopology.build(registry, bolt, config.forgetting(), signatures), config.streamsProperties(),
                 new BoltBeforeCommit(bolt));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
-        return new JoltService<>(streams, bolt);
+        return new JoltService<>(streams, bolt, signatures);
     }
 
     public KafkaStreams streams() {
@@ -61,6 +64,11 @@ public final class JoltService<B extends Bolt> implements AutoCloseable {
 
     public B bolt() {
         return bolt;
+    }
+
+    /** The signature check its processors use; the HTTP answers that verify use it too. */
+    public SignatureCheck signatures() {
+        return signatures;
     }
 
     /** Waits until the instance is RUNNING (or throws when it fails or the time is up). */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.service.JoltNode;
 import io.jolt.stream.testing.ContractClient;
@@ -239,7 +240,7 @@ class HttpApiIT {
     void deltaSyncPagesFromTheStoresAreByteIdenticalToTheProtocolCoresFromEitherInstance() throws Exception {
         io.jolt.stream.protocol.json.Bundle bundle = new io.jolt.stream.protocol.json.Bundle();
         Vectors.lines("mixed").forEach(bundle::add);
-        for (io.jolt.stream.protocol.MergedState state : bundle.merge()) {
+        for (io.jolt.stream.protocol.MergedState state : bundle.merge(SignatureCheck.DEFINITION)) {
             for (List<io.jolt.stream.protocol.sync.Cursor> cursors : List.of(List.<io.jolt.stream.protocol.sync.Cursor>of(), heads(state))) {
                 io.jolt.stream.protocol.sync.SyncRequest request = new io.jolt.stream.protocol.sync.SyncRequest(state.identity(), 3, 2,
                         cursors, List.of(), List.of());

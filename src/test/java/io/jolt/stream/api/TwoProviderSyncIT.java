@@ -57,8 +57,8 @@ class TwoProviderSyncIT {
                 assertThat(JoltCommand.execute("sync", "--from", providerA.baseUrl(), "--identity", identity,
                         "--state", state.toString(), "--ingest", brokerB.bootstrapServers())).isZero();
                 b.awaitProcessed("jolt-provider-b", Duration.ofSeconds(60));
-                var stateA = new io.jolt.stream.processor.IdentityQueries(providerA.service().streams()).state(identity).orElseThrow();
-                var stateB = new io.jolt.stream.processor.IdentityQueries(providerB.service().streams()).state(identity).orElseThrow();
+                var stateA = new io.jolt.stream.processor.IdentityQueries(providerA.service().streams(), providerA.service().signatures()).state(identity).orElseThrow();
+                var stateB = new io.jolt.stream.processor.IdentityQueries(providerB.service().streams(), providerB.service().signatures()).state(identity).orElseThrow();
                 assertThat(stateA.singletons().size() + stateA.appends().size()).as("a history worth syncing").isGreaterThan(2);
                 assertThat(singletonsAndAppends(stateB)).isEqualTo(singletonsAndAppends(stateA));
 

@@ -10,6 +10,7 @@ import io.jolt.stream.processor.IdentityQueries;
 import io.jolt.stream.processor.ProcessorMetrics;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.MergedState;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.TestIdentity;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import io.jolt.stream.protocol.sync.SyncRequest;
@@ -211,7 +212,7 @@ class ConnectSyncIT {
         assertThat(proxy.tamperedResponses()).isPositive();
         assertThat(Files.readString(worker.log())).contains("rejected the log of device " + proxy.tamperedDevice() + " supplied for " + tampered,
                 "bad_signature");
-        MergedState inB = new IdentityQueries(providerB.service().streams()).state(tampered).orElseThrow();
+        MergedState inB = new IdentityQueries(providerB.service().streams(), SignatureCheck.DEFINITION).state(tampered).orElseThrow();
         assertThat(inB.deviceLogs()).as("the tampered device's log was taken whole or not at all")
                 .noneMatch(d -> d.authority().deviceId().equals(proxy.tamperedDevice()) && !d.eligible().isEmpty());
         assertThat(worker.pluginMetric("jolt-sync-proxied", SyncTaskMetrics.ENTRIES, null)).isPositive();
@@ -265,16 +266,16 @@ class ConnectSyncIT {
         } catch (ConditionTimeoutException e) {
             StringBuilder why = new StringBuilder("B equals A for every followed identity; behind:");
             for (String i : behind) {
-                why.append("\n").append(i).append("\n  A: ").append(new IdentityQueries(providerA.service().streams()).state(i).map(ConnectSyncIT::synced))
-                        .append("\n  B: ").append(new IdentityQueries(providerB.service().streams()).state(i).map(ConnectSyncIT::synced));
+                why.append("\n").append(i).append("\n  A: ").append(new IdentityQueries(providerA.service().streams(), SignatureCheck.DEFINITION).state(i).map(ConnectSyncIT::synced))
+                        .append("\n  B: ").append(new IdentityQueries(providerB.service().streams(), SignatureCheck.DEFINITION).state(i).map(ConnectSyncIT::synced));
             }
             throw new AssertionError(why.toString(), e);
         }
     }
 
     private boolean same(String identity) {
-        var inA = new IdentityQueries(providerA.service().streams()).state(identity);
-        var inB = new IdentityQueries(providerB.service().streams()).state(identity);
+        var inA = new IdentityQueries(providerA.service().streams(), SignatureCheck.DEFINITION).state(identity);
+        var inB = new IdentityQueries(providerB.service().streams(), SignatureCheck.DEFINITION).state(identity);
         return inA.isPresent() && inB.isPresent() && synced(inA.get()).equals(synced(inB.get()));
     }
 

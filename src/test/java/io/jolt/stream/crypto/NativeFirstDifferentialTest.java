@@ -6,7 +6,6 @@ import io.jolt.stream.crypto.EdgeSignatures.Case;
 import io.jolt.stream.crypto.EdgeSignatures.Kind;
 import io.jolt.stream.protocol.BouncyCastleVerifier;
 import io.jolt.stream.protocol.PublicKey;
-import io.jolt.stream.protocol.Signatures;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -79,12 +78,13 @@ class NativeFirstDifferentialTest {
     }
 
     /**
-     * Keys stay BouncyCastle's to judge under native-first: libsodium 1.0.18's
+     * Keys are BouncyCastle's to judge whatever checks signatures ({@link PublicKey#parse} takes no
+     * verifier), and must stay so: libsodium 1.0.18's
      * {@code crypto_core_ed25519_is_valid_point} accepts a point with a component of order 2 (it
      * checks only that [L]P has x = 0), which the rule refuses; this test found it.
      */
     @Test
-    void underNativeFirstAKeyIsUsableExactlyWhenTheRuleSaysSo() {
+    void aKeyIsUsableExactlyWhenTheRuleSaysSo() {
         Random random = new Random(20261203);
         List<byte[]> keys = new ArrayList<>();
         List<byte[]> torsion = new ArrayList<>();
@@ -101,16 +101,11 @@ class NativeFirstDifferentialTest {
         }
         EdgeSignatures.SMALL_ORDER.forEach(t -> torsion.add(t.encode()));
         torsion.addAll(EdgeSignatures.NON_CANONICAL);
-        Signatures.use(nativeFirst);
-        try {
-            for (byte[] key : keys) {
-                assertThat(PublicKey.parse(key).isPresent()).as(HexFormat.of().formatHex(key)).isEqualTo(Ed25519.validatePublicKeyFull(key, 0));
-            }
-            assertThat(torsion).as("keys with a torsion component, of small order, or non-canonical")
-                    .allSatisfy(key -> assertThat(PublicKey.parse(key)).isEmpty());
-        } finally {
-            Signatures.use(BouncyCastleVerifier.INSTANCE);
+        for (byte[] key : keys) {
+            assertThat(PublicKey.parse(key).isPresent()).as(HexFormat.of().formatHex(key)).isEqualTo(Ed25519.validatePublicKeyFull(key, 0));
         }
+        assertThat(torsion).as("keys with a torsion component, of small order, or non-canonical")
+                .allSatisfy(key -> assertThat(PublicKey.parse(key)).isEmpty());
     }
 
     private static Map<Kind, LongAdder> counters() {

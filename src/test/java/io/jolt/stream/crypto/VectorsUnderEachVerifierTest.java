@@ -7,14 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jolt.stream.protocol.BouncyCastleVerifier;
 import io.jolt.stream.protocol.PublicKey;
-import io.jolt.stream.protocol.Signatures;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.protocol.Verifier;
 import io.jolt.stream.protocol.json.Bundle;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import java.nio.file.Files;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,22 +28,16 @@ class VectorsUnderEachVerifierTest {
                 .flatMap(v -> Vectors.kinds().stream().map(kind -> Arguments.of(v, kind)));
     }
 
-    @AfterEach
-    void restoreTheDefinition() {
-        Signatures.use(BouncyCastleVerifier.INSTANCE);
-    }
-
     @ParameterizedTest(name = "{1} under {0}")
     @MethodSource("kindsUnderEachVerifier")
     void mergedStateEqualsExpected(Verifier verifier, String kind) throws Exception {
-        Signatures.use(verifier);
-        assertThat(merged(kind)).isEqualTo(expected(kind));
+        assertThat(merged(kind, new SignatureCheck(verifier))).isEqualTo(expected(kind));
     }
 
     @Test
     void libsodiumAloneDrawsTheLineElsewhereAndFailsTheEdgeVector() throws Exception {
         NativeFirstVerifier nativeFirst = Verifiers.nativeFirst();
-        Signatures.use(new Verifier() {
+        Verifier libsodiumOnly = new Verifier() {
             @Override
             public boolean verify(PublicKey key, byte[] message, byte[] signature) {
                 return nativeFirst.libsodiumAccepts(key.bytes(), message, signature);
@@ -54,14 +47,14 @@ class VectorsUnderEachVerifierTest {
             public String name() {
                 return "libsodium-only";
             }
-        });
-        assertThat(merged("signature_edges")).isNotEqualTo(expected("signature_edges"));
+        };
+        assertThat(merged("signature_edges", new SignatureCheck(libsodiumOnly))).isNotEqualTo(expected("signature_edges"));
     }
 
-    private static JsonNode merged(String kind) throws Exception {
+    private static JsonNode merged(String kind, SignatureCheck check) throws Exception {
         Bundle bundle = new Bundle();
         Vectors.lines(kind).forEach(bundle::add);
-        return JSON.readTree(MergedStateJson.write(bundle.merge()));
+        return JSON.readTree(MergedStateJson.write(bundle.merge(check)));
     }
 
     private static JsonNode expected(String kind) throws Exception {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.MergedState;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.json.Bundle;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import io.jolt.stream.protocol.json.RecordJson;
@@ -123,6 +124,6 @@ class RebalanceIT {
             String line = r instanceof AuthorityRecord a ? RecordJson.write(a) : RecordJson.write((Entry) r);
             bundle.add(line.getBytes(StandardCharsets.UTF_8));
         }
-        return bundle.merge();
+        return bundle.merge(SignatureCheck.DEFINITION);
     }
 }

@@ -18,6 +18,7 @@ import io.jolt.stream.avro.HeadRef;
 import io.jolt.stream.avro.PathState;
 import io.jolt.stream.avro.RejectedRecord;
 import io.jolt.stream.avro.RejectionKind;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.ConfluentAvroSerde;
@@ -216,6 +217,6 @@ class ConflictAnalyticsTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, "target/driver-state");
         props.put("processing.exception.handler.global.enabled", "true");
-        return new TopologyTestDriver(JoltTopology.build(registry, op -> { }), props);
+        return new TopologyTestDriver(JoltTopology.build(registry, op -> { }, SignatureCheck.DEFINITION), props);
     }
 }

@@ -13,6 +13,7 @@ import io.jolt.stream.protocol.Hex;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Rejection;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
@@ -62,7 +63,7 @@ class JoltTopologyTest {
 
     @Test
     void theTopologyDescriptionMatchesTheGoldenFile() throws Exception {
-        String described = JoltTopology.build(TopicSchemas.seededRegistry(), op -> { }).describe().toString();
+        String described = JoltTopology.build(TopicSchemas.seededRegistry(), op -> { }, SignatureCheck.DEFINITION).describe().toString();
         Path golden = Path.of("topology", "topology.txt");
         if (Boolean.getBoolean("jolt.updateGolden")) {
             Files.writeString(golden, described);
@@ -72,7 +73,7 @@ class JoltTopologyTest {
 
     @Test
     void theArchiveIsOnlyEverWrittenAndNothingReadsItBack() {
-        var description = JoltTopology.build(TopicSchemas.seededRegistry(), op -> { }).describe();
+        var description = JoltTopology.build(TopicSchemas.seededRegistry(), op -> { }, SignatureCheck.DEFINITION).describe();
         description.subtopologies().forEach(sub -> sub.nodes().forEach(node -> {
             if (node instanceof org.apache.kafka.streams.TopologyDescription.Source source) {
                 assertThat(source.topicSet()).doesNotContain(Topics.ARCHIVE);
@@ -83,7 +84,7 @@ class JoltTopologyTest {
     /** The analytics count the bolt's losses; what they read goes only to the counts, never to the live side. */
     @Test
     void theArchiveLossesAreOnlyCountedNeverFedBack() {
-        var description = JoltTopology.build(TopicSchemas.seededRegistry(), op -> { }).describe();
+        var description = JoltTopology.build(TopicSchemas.seededRegistry(), op -> { }, SignatureCheck.DEFINITION).describe();
         description.subtopologies().stream()
                 .filter(sub -> sub.nodes().stream().anyMatch(n -> n instanceof org.apache.kafka.streams.TopologyDescription.Source s
                         && s.topicSet().contains(Topics.ARCHIVE_LOSSES)))
@@ -125,7 +126,7 @@ class JoltTopologyTest {
         byIdentity.forEach((identity, recs) -> {
             List<AuthorityRecord> auth = recs.stream().filter(AuthorityRecord.class::isInstance).map(AuthorityRecord.class::cast).toList();
             List<EntryInput> entries = recs.stream().filter(Entry.class::isInstance).map(e -> (EntryInput) new EntryInput.Signed((Entry) e)).toList();
-            MergedState state = IdentityAssembler.assemble(identity, auth, entries);
+            MergedState state = IdentityAssembler.assemble(identity, auth, entries, SignatureCheck.DEFINITION);
             for (Rejection row : state.rejected()) {
                 expected.add(identity + " " + row.entryHash().hex() + " " + RejectionKind.valueOf(row.reason().name()));
             }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.local.StreamThreadsCpu;
 import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.TestIdentity;
 import io.jolt.stream.service.JoltConfig;
 import io.jolt.stream.testing.KafkaBroker;
@@ -63,7 +64,7 @@ class LargeIdentityIT {
 
     /** Microseconds per sync page (no cursors: the first 256 entries) for the big and the small identity. */
     static double[] measureSyncPages(org.apache.kafka.streams.KafkaStreams streams, String big, String small) {
-        IdentityQueries queries = new IdentityQueries(streams);
+        IdentityQueries queries = new IdentityQueries(streams, SignatureCheck.DEFINITION);
         double[] out = new double[2];
         String[] ids = {big, small};
         Arrays.fill(out, Double.MAX_VALUE);

@@ -7,6 +7,7 @@ import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Head;
 import io.jolt.stream.protocol.Resolution;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.protocol.json.Bundle;
@@ -38,7 +39,7 @@ public final class MergedTable {
         Bundle bundle = new Bundle();
         lines.forEach(bundle::add);
         Map<IdentityPath, Resolution> out = new TreeMap<>();
-        bundle.merge().forEach(state -> {
+        bundle.merge(SignatureCheck.DEFINITION).forEach(state -> {
             for (SingletonState s : state.singletons()) {
                 out.put(new IdentityPath(state.identity(), s.path()), Resolution.of(s.path(), s));
             }

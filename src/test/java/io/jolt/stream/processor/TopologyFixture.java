@@ -11,6 +11,7 @@ import io.jolt.stream.processor.store.StoreName;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Head;
 import io.jolt.stream.protocol.Resolution;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.VectorRecords;
@@ -131,7 +132,7 @@ public final class TopologyFixture {
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
             props.put(StreamsConfig.STATE_DIR_CONFIG, "target/driver-state");
             props.put("processing.exception.handler.global.enabled", "true"); // the driver warns on every start without it
-            driver = new TopologyTestDriver(JoltTopology.build(registry, archive::add, forgetting), props);
+            driver = new TopologyTestDriver(JoltTopology.build(registry, archive::add, forgetting, SignatureCheck.DEFINITION), props);
             authority = driver.createInputTopic(Topics.AUTHORITY, Serdes.String().serializer(), Serdes.ByteArray().serializer());
             entries = driver.createInputTopic(Topics.ENTRIES, Serdes.String().serializer(), Serdes.ByteArray().serializer());
         }

@@ -19,7 +19,7 @@ class AuthorityRulesTest {
     void authorizedDevicesAreActiveWhateverTheArrivalOrder() {
         AuthorityRecord a = alice.authorize("dev_a");
         AuthorityRecord b = alice.authorize("dev_b");
-        assertThat(devices(Authority.verify(alice.id(), List.of(b, a)))).containsExactly("dev_a:ACTIVE", "dev_b:ACTIVE");
+        assertThat(devices(Authority.verify(alice.id(), List.of(b, a), SignatureCheck.DEFINITION))).containsExactly("dev_a:ACTIVE", "dev_b:ACTIVE");
     }
 
     @Test
@@ -28,8 +28,8 @@ class AuthorityRulesTest {
         byte[] forged = a.signature();
         forged[0] ^= 1;
         AuthorityRecord badSignature = AuthorityRecord.of(a.body(), forged);
-        assertThat(Authority.verify(alice.id(), List.of(badSignature)).isEmpty()).isTrue();
-        assertThat(Authority.verify(TestIdentity.named("bob").id(), List.of(a)).isEmpty()).isTrue();
+        assertThat(Authority.verify(alice.id(), List.of(badSignature), SignatureCheck.DEFINITION).isEmpty()).isTrue();
+        assertThat(Authority.verify(TestIdentity.named("bob").id(), List.of(a), SignatureCheck.DEFINITION).isEmpty()).isTrue();
     }
 
     @Test
@@ -41,7 +41,7 @@ class AuthorityRulesTest {
                 new AuthorityAction.Authorize("dev_a", TestIdentity.key("k").publicKeyBytes()), 0);
         byte[] signature = new byte[64];
         signature[0] = 1; // R = identity, S = 0: valid for A = identity under cofactored or lax checks
-        assertThat(Authority.verify(identity, List.of(AuthorityRecord.of(body, signature))).isEmpty()).isTrue();
+        assertThat(Authority.verify(identity, List.of(AuthorityRecord.of(body, signature)), SignatureCheck.DEFINITION).isEmpty()).isTrue();
     }
 
     @Test
@@ -49,7 +49,7 @@ class AuthorityRulesTest {
         AuthorityRecord a = alice.authorize("dev_a");
         AuthorityRecord again = alice.authorize("dev_a");
         AuthorityRecord b = alice.authorize("dev_b");
-        Authority authority = Authority.verify(alice.id(), List.of(a, again, b));
+        Authority authority = Authority.verify(alice.id(), List.of(a, again, b), SignatureCheck.DEFINITION);
         assertThat(devices(authority)).containsExactly("dev_a:ACTIVE");
         assertThat(authority.chain()).containsExactly(a);
     }
@@ -61,7 +61,7 @@ class AuthorityRulesTest {
         smallOrder[0] = 1;
         AuthorityRecord bad = alice.authority(new AuthorityAction.Authorize("dev_x", smallOrder));
         AuthorityRecord b = alice.authorize("dev_b");
-        assertThat(devices(Authority.verify(alice.id(), List.of(a, bad, b)))).containsExactly("dev_a:ACTIVE");
+        assertThat(devices(Authority.verify(alice.id(), List.of(a, bad, b), SignatureCheck.DEFINITION))).containsExactly("dev_a:ACTIVE");
     }
 
     @Test
@@ -69,7 +69,7 @@ class AuthorityRulesTest {
         AuthorityRecord a = alice.authorize("dev_a");
         AuthorityRecord revokeUnknown = alice.revoke("dev_zz", null);
         AuthorityRecord b = alice.authorize("dev_b");
-        assertThat(devices(Authority.verify(alice.id(), List.of(a, revokeUnknown, b)))).containsExactly("dev_a:ACTIVE");
+        assertThat(devices(Authority.verify(alice.id(), List.of(a, revokeUnknown, b), SignatureCheck.DEFINITION))).containsExactly("dev_a:ACTIVE");
     }
 
     @Test
@@ -78,7 +78,7 @@ class AuthorityRulesTest {
         Cutoff cutoff = new Cutoff(3, Hash.blake3(new byte[] {1}));
         AuthorityRecord revoke = alice.revoke("dev_a", cutoff);
         AuthorityRecord revokeAgain = alice.revoke("dev_a", null);
-        Authority authority = Authority.verify(alice.id(), List.of(a, revoke, revokeAgain));
+        Authority authority = Authority.verify(alice.id(), List.of(a, revoke, revokeAgain), SignatureCheck.DEFINITION);
         assertThat(authority.device("dev_a").orElseThrow().status()).isEqualTo(DeviceAuthority.Status.REVOKED);
         assertThat(authority.device("dev_a").orElseThrow().cutoff()).isEqualTo(cutoff);
         assertThat(authority.chain()).containsExactly(a, revoke);
@@ -89,7 +89,7 @@ class AuthorityRulesTest {
         AuthorityRecord a = alice.authorize("dev_a");
         alice.authorize("dev_b"); // never received
         AuthorityRecord c = alice.authorize("dev_c");
-        assertThat(devices(Authority.verify(alice.id(), List.of(a, c)))).containsExactly("dev_a:ACTIVE");
+        assertThat(devices(Authority.verify(alice.id(), List.of(a, c), SignatureCheck.DEFINITION))).containsExactly("dev_a:ACTIVE");
     }
 
     @Test
@@ -99,7 +99,7 @@ class AuthorityRulesTest {
         alice.rewindAuthorityTo(root);
         AuthorityRecord long1 = alice.authorize("dev_c");
         AuthorityRecord long2 = alice.authorize("dev_d");
-        Authority authority = Authority.verify(alice.id(), List.of(shortBranch, long2, root, long1));
+        Authority authority = Authority.verify(alice.id(), List.of(shortBranch, long2, root, long1), SignatureCheck.DEFINITION);
         assertThat(devices(authority)).containsExactly("dev_a:ACTIVE", "dev_c:ACTIVE", "dev_d:ACTIVE");
         assertThat(authority.offBranch()).containsExactly(shortBranch);
     }
@@ -111,7 +111,7 @@ class AuthorityRulesTest {
         alice.rewindAuthorityTo(root);
         AuthorityRecord right = alice.authorize("dev_c");
         AuthorityRecord winner = left.hash().compareTo(right.hash()) > 0 ? left : right;
-        Authority authority = Authority.verify(alice.id(), List.of(right, root, left));
+        Authority authority = Authority.verify(alice.id(), List.of(right, root, left), SignatureCheck.DEFINITION);
         assertThat(authority.chain()).containsExactly(root, winner);
     }
 
@@ -121,7 +121,7 @@ class AuthorityRulesTest {
         alice.rewindAuthorityToGenesis();
         AuthorityRecord second = alice.authorize("dev_b");
         AuthorityRecord winner = first.hash().compareTo(second.hash()) > 0 ? first : second;
-        assertThat(Authority.verify(alice.id(), List.of(first, second)).chain()).containsExactly(winner);
+        assertThat(Authority.verify(alice.id(), List.of(first, second), SignatureCheck.DEFINITION).chain()).containsExactly(winner);
     }
 
     @Test
@@ -132,7 +132,7 @@ class AuthorityRulesTest {
         AuthorityRecord broken = alice.authorize("dev_a"); // breaks: dev_a seen before
         AuthorityRecord underBroken1 = alice.authorize("dev_c");
         AuthorityRecord underBroken2 = alice.authorize("dev_d");
-        Authority authority = Authority.verify(alice.id(), List.of(root, valid, broken, underBroken1, underBroken2));
+        Authority authority = Authority.verify(alice.id(), List.of(root, valid, broken, underBroken1, underBroken2), SignatureCheck.DEFINITION);
         assertThat(authority.chain()).containsExactly(root, valid);
         assertThat(Arrays.asList(broken, underBroken1, underBroken2)).doesNotContainAnyElementsOf(authority.chain());
     }
@@ -144,7 +144,7 @@ class AuthorityRulesTest {
         alice.rewindAuthorityTo(root);
         AuthorityRecord long1 = alice.authorize("dev_c");
         AuthorityRecord long2 = alice.authorize("dev_d");
-        Authority authority = Authority.verify(alice.id(), List.of(shortBranch, long2, root, long1));
+        Authority authority = Authority.verify(alice.id(), List.of(shortBranch, long2, root, long1), SignatureCheck.DEFINITION);
         assertThat(authority.forks()).containsExactly(new AuthorityFork(1, long1.hash(),
                 Stream.of(shortBranch.hash(), long1.hash()).sorted().toList()));
     }
@@ -153,6 +153,6 @@ class AuthorityRulesTest {
     void aSingleChainHasNoForks() {
         AuthorityRecord root = alice.authorize("dev_a");
         AuthorityRecord next = alice.authorize("dev_b");
-        assertThat(Authority.verify(alice.id(), List.of(next, root)).forks()).isEmpty();
+        assertThat(Authority.verify(alice.id(), List.of(next, root), SignatureCheck.DEFINITION).forks()).isEmpty();
     }
 }

@@ -33,7 +33,7 @@ class ClockSensitivityProperties {
         Vectors.lines("concurrent").forEach(bundle::add);
         int sensitive = 0;
         int equalSequences = 0;
-        for (MergedState identity : bundle.merge()) {
+        for (MergedState identity : bundle.merge(SignatureCheck.DEFINITION)) {
             for (SingletonState path : identity.singletons()) {
                 if (path.conflicts().isEmpty()) {
                     continue;

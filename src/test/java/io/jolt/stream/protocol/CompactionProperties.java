@@ -22,10 +22,10 @@ class CompactionProperties {
     @Property(tries = 300)
     void whatRemainsMergesAsTheWholeDid(@ForAll long seed) {
         History h = History.of(OrderIndependenceProperties.GeneratedHistory.lines(seed));
-        MergedState whole = IdentityAssembler.assemble(h.identity, h.authority, h.entries);
+        MergedState whole = IdentityAssembler.assemble(h.identity, h.authority, h.entries, SignatureCheck.DEFINITION);
 
         CompactedHistory.Plan plan = CompactedHistory.NONE.plan(whole, EVERYTHING);
-        MergedState remaining = IdentityAssembler.assemble(h.identity, h.authority, h.without(plan.forgotten()), plan.next());
+        MergedState remaining = IdentityAssembler.assemble(h.identity, h.authority, h.without(plan.forgotten()), plan.next(), SignatureCheck.DEFINITION);
         Statistics.label("forgotten").collect(plan.forgotten().isEmpty() ? "nothing" : "some");
         // About 20% of generated histories forget something; with 300 tries the share's standard
         // deviation is 2.3 points, so 8% fails only when generation really stopped producing them
@@ -41,7 +41,7 @@ class CompactionProperties {
     @Property(tries = 300)
     void onlySupersededSingletonCandidatesAreForgottenAndForgettingIsIdempotent(@ForAll long seed) {
         History h = History.of(OrderIndependenceProperties.GeneratedHistory.lines(seed));
-        MergedState whole = IdentityAssembler.assemble(h.identity, h.authority, h.entries);
+        MergedState whole = IdentityAssembler.assemble(h.identity, h.authority, h.entries, SignatureCheck.DEFINITION);
         CompactedHistory.Plan plan = CompactedHistory.NONE.plan(whole, EVERYTHING);
 
         Set<Hash> heads = new HashSet<>();
@@ -53,7 +53,7 @@ class CompactionProperties {
             assertThat(e.body().operation().isSingletonCandidate()).isTrue();
             assertThat(heads).doesNotContain(e.hash());
         }
-        MergedState remaining = IdentityAssembler.assemble(h.identity, h.authority, h.without(plan.forgotten()), plan.next());
+        MergedState remaining = IdentityAssembler.assemble(h.identity, h.authority, h.without(plan.forgotten()), plan.next(), SignatureCheck.DEFINITION);
         CompactedHistory.Plan again = plan.next().plan(remaining, EVERYTHING);
         assertThat(again.forgotten()).isEmpty();
         assertThat(again.next()).isEqualTo(plan.next());
@@ -62,7 +62,7 @@ class CompactionProperties {
     @Property(tries = 100)
     void nothingYoungerThanTheRetentionIsForgotten(@ForAll long seed) {
         History h = History.of(OrderIndependenceProperties.GeneratedHistory.lines(seed));
-        MergedState whole = IdentityAssembler.assemble(h.identity, h.authority, h.entries);
+        MergedState whole = IdentityAssembler.assemble(h.identity, h.authority, h.entries, SignatureCheck.DEFINITION);
         assertThat(CompactedHistory.NONE.plan(whole, 0).forgotten()).as("nothing was created before 0").isEmpty();
     }
 

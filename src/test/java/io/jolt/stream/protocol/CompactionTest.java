@@ -68,12 +68,12 @@ class CompactionTest {
         Entry ap1 = a.writeAt(2, new Operation.SetPath("/p", TestIdentity.cid("a over b"), Operation.Mode.SINGLETON), bp.hash());
         Entry ap2 = a.writeAt(3, set("/p", "a again"));
         List<Object> records = List.of(authorizeA, authorizeB, bp, ap1, ap2);
-        MergedState whole = IdentityAssembler.assemble(carol.id(), authority(records), inputs(records));
+        MergedState whole = IdentityAssembler.assemble(carol.id(), authority(records), inputs(records), SignatureCheck.DEFINITION);
 
         CompactedHistory.Plan plan = CompactedHistory.NONE.plan(whole, 10);
         assertThat(plan.forgotten()).containsExactly(ap1);
         List<Object> kept = List.of(authorizeA, authorizeB, bp, ap2);
-        MergedState forgetful = IdentityAssembler.assemble(carol.id(), authority(kept), inputs(kept), plan.next());
+        MergedState forgetful = IdentityAssembler.assemble(carol.id(), authority(kept), inputs(kept), plan.next(), SignatureCheck.DEFINITION);
 
         assertThat(forgetful.singletons()).as("b's value stays superseded by the forgotten entry that observed it")
                 .isEqualTo(whole.singletons());
@@ -105,7 +105,7 @@ class CompactionTest {
     private MergedState merge(List<Entry> entries, CompactedHistory compacted) {
         List<EntryInput> inputs = new ArrayList<>();
         entries.forEach(e -> inputs.add(new EntryInput.Signed(e)));
-        return IdentityAssembler.assemble(alice.id(), List.of(authorizeA), inputs, compacted);
+        return IdentityAssembler.assemble(alice.id(), List.of(authorizeA), inputs, compacted, SignatureCheck.DEFINITION);
     }
 
     private static List<AuthorityRecord> authority(List<Object> records) {

@@ -80,7 +80,7 @@ public class OrderIndependenceProperties {
     static String merge(List<byte[]> lines) {
         Bundle bundle = new Bundle();
         lines.forEach(bundle::add);
-        return MergedStateJson.write(bundle.merge());
+        return MergedStateJson.write(bundle.merge(SignatureCheck.DEFINITION));
     }
 
     /** Random histories from the writers: forks, gaps, tombstones, observed heads, revocations, bad copies. */

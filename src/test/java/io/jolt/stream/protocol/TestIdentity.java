@@ -120,7 +120,7 @@ public final class TestIdentity {
         List<AuthorityRecord> authorityRecords = new ArrayList<>();
         List<EntryInput> entries = new ArrayList<>();
         collect(List.of(records), authorityRecords, entries);
-        return IdentityAssembler.assemble(id(), authorityRecords, entries);
+        return IdentityAssembler.assemble(id(), authorityRecords, entries, SignatureCheck.DEFINITION);
     }
 
     private static void collect(List<?> records, List<AuthorityRecord> authorityRecords, List<EntryInput> entries) {

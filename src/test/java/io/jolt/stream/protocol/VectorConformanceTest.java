@@ -41,6 +41,6 @@ class VectorConformanceTest {
     static JsonNode merge(List<byte[]> lines) throws IOException {
         Bundle bundle = new Bundle();
         lines.forEach(bundle::add);
-        return JSON.readTree(MergedStateJson.write(bundle.merge()));
+        return JSON.readTree(MergedStateJson.write(bundle.merge(SignatureCheck.DEFINITION)));
     }
 }

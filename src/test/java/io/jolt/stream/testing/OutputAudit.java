@@ -17,6 +17,7 @@ import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.Hex;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.Resolution;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.ConfluentAvroSerde;
 import io.jolt.stream.wire.serde.SchemaRegistry;
@@ -155,7 +156,7 @@ public record OutputAudit(int inputRecords, boolean stateEqual, int stateDuplica
         }
         Set<String> out = new HashSet<>();
         authority.forEach((identity, auth) -> {
-            for (DeviceLog log : IdentityAssembler.assemble(identity, auth, entries.getOrDefault(identity, List.of())).deviceLogs()) {
+            for (DeviceLog log : IdentityAssembler.assemble(identity, auth, entries.getOrDefault(identity, List.of()), SignatureCheck.DEFINITION).deviceLogs()) {
                 log.eligible().forEach(e -> out.add(dot(identity, e.deviceId(), e.sequence(), e.hash().bytes())));
             }
         });

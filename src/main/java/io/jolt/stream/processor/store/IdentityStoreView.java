@@ -6,6 +6,7 @@ import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Hex;
 import io.jolt.stream.protocol.JoltPath;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Utf8;
 import io.jolt.stream.protocol.sync.SyncHistory;
 import java.nio.ByteBuffer;
@@ -106,9 +107,9 @@ public class IdentityStoreView {
         return v == null ? 0 : ByteBuffer.wrap(v).getLong();
     }
 
-    /** The verified history the sync responder pages through (empty without a valid authority chain). */
-    public Optional<SyncHistory> syncHistory(String identity) {
-        return summary(identity).map(s -> new StoreSyncHistory(identity, s, this, compacted(identity)));
+    /** The verified history the sync responder pages through (empty without a valid authority chain), signatures checked by {@code signatures}. */
+    public Optional<SyncHistory> syncHistory(String identity, SignatureCheck signatures) {
+        return summary(identity).map(s -> new StoreSyncHistory(identity, s, this, compacted(identity), signatures));
     }
 
     /**

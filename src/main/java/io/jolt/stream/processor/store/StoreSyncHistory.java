@@ -6,6 +6,7 @@ import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Head;
 import io.jolt.stream.protocol.PublicKey;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Utf8;
 import io.jolt.stream.protocol.sync.SyncHistory;
 import java.util.ArrayList;
@@ -25,12 +26,14 @@ final class StoreSyncHistory implements SyncHistory {
     private final IdentitySummary summary;
     private final IdentityStoreView stores;
     private final CompactedHistory compacted;
+    private final SignatureCheck signatures;
 
-    StoreSyncHistory(String identity, IdentitySummary summary, IdentityStoreView stores, CompactedHistory compacted) {
+    StoreSyncHistory(String identity, IdentitySummary summary, IdentityStoreView stores, CompactedHistory compacted, SignatureCheck signatures) {
         this.identity = identity;
         this.summary = summary;
         this.stores = stores;
         this.compacted = compacted;
+        this.signatures = signatures;
     }
 
     @Override
@@ -45,7 +48,7 @@ final class StoreSyncHistory implements SyncHistory {
 
     @Override
     public List<AuthorityRecord> chain() {
-        return Authority.verify(identity, StoredIdentity.authorityRecords(identity, stores.read(StoreName.AUTHORITY))).chain();
+        return Authority.verify(identity, StoredIdentity.authorityRecords(identity, stores.read(StoreName.AUTHORITY)), signatures).chain();
     }
 
     @Override
@@ -110,7 +113,7 @@ final class StoreSyncHistory implements SyncHistory {
             return copies.get(0).entry();
         }
         Optional<PublicKey> key = summary.device(deviceId).flatMap(d -> PublicKey.parse(d.publicKey()));
-        return copies.stream().map(StoredEntry::entry).filter(e -> key.isPresent() && e.signatureVerifies(key.get())).findFirst()
+        return copies.stream().map(StoredEntry::entry).filter(e -> key.isPresent() && e.signatureVerifies(key.get(), signatures)).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no stored copy of eligible entry " + copies.get(0).entry().hash()
                         + " of " + identity + " verifies"));
     }

@@ -4,6 +4,7 @@ import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Utf8;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,9 +52,9 @@ public final class Bundle {
     }
 
     /** The merged state of every identity, sorted by identity in UTF-8 byte order. */
-    public List<MergedState> merge() {
+    public List<MergedState> merge(SignatureCheck check) {
         List<MergedState> out = new ArrayList<>(groups.size());
-        groups.forEach((identity, group) -> out.add(IdentityAssembler.assemble(identity, group.authority, group.entries)));
+        groups.forEach((identity, group) -> out.add(IdentityAssembler.assemble(identity, group.authority, group.entries, check)));
         return out;
     }
 }

@@ -5,6 +5,7 @@ import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.CompactedHistory;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Hash;
+import io.jolt.stream.protocol.SignatureCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.TreeMap;
  */
 public final class CursorSession {
     private final String identity;
+    private final SignatureCheck signatures;
     private SyncPosition position;
 
     /** What one response did. */
@@ -46,8 +48,9 @@ public final class CursorSession {
         record Entry(io.jolt.stream.protocol.Entry entry, SyncPosition after) implements Passed {}
     }
 
-    public CursorSession(String identity, SyncPosition position) {
+    public CursorSession(String identity, SyncPosition position, SignatureCheck signatures) {
         this.identity = identity;
+        this.signatures = signatures;
         this.position = position;
     }
 
@@ -76,12 +79,12 @@ public final class CursorSession {
         if (response.requiredOperationVersion() > SyncResponder.KNOWN_OPERATION_LEVEL) {
             return new Outcome.UnsupportedLevel(response.requiredOperationVersion());
         }
-        Authority verified = Authority.verify(identity, response.authority());
+        Authority verified = Authority.verify(identity, response.authority(), signatures);
         boolean complete = response.syncVersion() == 1;
         List<SuppliedLog.Rejection> rejected = new ArrayList<>();
         List<List<Entry>> accepted = new ArrayList<>();
         for (List<Entry> log : response.deviceLogs()) {
-            SuppliedLog.check(identity, verified, log, position::holds).ifPresentOrElse(rejected::add, () -> accepted.add(log));
+            SuppliedLog.check(identity, verified, log, position::holds, signatures).ifPresentOrElse(rejected::add, () -> accepted.add(log));
         }
         List<Passed> passed = new ArrayList<>();
         Map<String, Cursor> cursors = new TreeMap<>();

@@ -6,6 +6,7 @@ import io.jolt.stream.protocol.DeviceAuthority;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryRules;
 import io.jolt.stream.protocol.Hash;
+import io.jolt.stream.protocol.SignatureCheck;
 import java.util.List;
 import java.util.Optional;
 
@@ -43,7 +44,7 @@ public final class SuppliedLog {
 
     private SuppliedLog() {}
 
-    public static Optional<Rejection> check(String identity, Authority verified, List<Entry> log, HeldPoints held) {
+    public static Optional<Rejection> check(String identity, Authority verified, List<Entry> log, HeldPoints held, SignatureCheck signatures) {
         if (log.isEmpty()) {
             return reject("", Reason.EMPTY_LOG, "empty supplied log");
         }
@@ -54,7 +55,7 @@ public final class SuppliedLog {
         }
         Entry previous = null;
         for (Entry e : log) {
-            Optional<Rejection> problem = entryProblem(identity, device, authorityOf.get(), e);
+            Optional<Rejection> problem = entryProblem(identity, device, authorityOf.get(), e, signatures);
             if (problem.isEmpty()) {
                 problem = previous == null ? start(device, e, held) : link(device, previous, e);
             }
@@ -66,7 +67,8 @@ public final class SuppliedLog {
         return Optional.empty();
     }
 
-    private static Optional<Rejection> entryProblem(String identity, String device, DeviceAuthority authority, Entry e) {
+    private static Optional<Rejection> entryProblem(String identity, String device, DeviceAuthority authority, Entry e,
+            SignatureCheck signatures) {
         if (!e.deviceId().equals(device)) {
             return reject(device, Reason.MIXED_DEVICES, "a log mixes devices (" + e.deviceId() + ")");
         }
@@ -74,7 +76,7 @@ public final class SuppliedLog {
         if (defect.isPresent()) {
             return reject(device, Reason.INVALID_ENTRY, "entry " + e.hash() + ": " + defect.get().description());
         }
-        if (!e.signatureVerifies(authority.key())) {
+        if (!e.signatureVerifies(authority.key(), signatures)) {
             return reject(device, Reason.BAD_SIGNATURE, "entry " + e.hash() + ": bad signature");
         }
         return Optional.empty();

@@ -8,6 +8,7 @@ import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
+import io.jolt.stream.protocol.SignatureCheck;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.Set;
  */
 public final class SyncSession {
     private final String identity;
+    private final SignatureCheck signatures;
     private final Set<AuthorityRecord> authority = new LinkedHashSet<>();
     private final Set<Entry> entries = new LinkedHashSet<>();
     private List<Cursor> continuation;
@@ -36,13 +38,14 @@ public final class SyncSession {
         record Applied(int acceptedEntries, List<SuppliedLog.Rejection> rejectedLogs, boolean complete, boolean more) implements Outcome {}
     }
 
-    public SyncSession(String identity) {
+    public SyncSession(String identity, SignatureCheck signatures) {
         this.identity = identity;
+        this.signatures = signatures;
     }
 
     /** Continues from records verified before (a later run is a delta). */
-    public SyncSession(String identity, List<AuthorityRecord> heldAuthority, List<Entry> heldEntries) {
-        this(identity);
+    public SyncSession(String identity, List<AuthorityRecord> heldAuthority, List<Entry> heldEntries, SignatureCheck signatures) {
+        this(identity, signatures);
         authority.addAll(heldAuthority);
         entries.addAll(heldEntries);
     }
@@ -67,11 +70,11 @@ public final class SyncSession {
         }
         List<AuthorityRecord> candidateAuthority = new ArrayList<>(authority);
         candidateAuthority.addAll(response.authority());
-        Authority verified = Authority.verify(identity, candidateAuthority);
+        Authority verified = Authority.verify(identity, candidateAuthority, signatures);
         List<SuppliedLog.Rejection> rejected = new ArrayList<>();
         List<Entry> accepted = new ArrayList<>();
         for (List<Entry> log : response.deviceLogs()) {
-            SuppliedLog.check(identity, verified, log, this::holds).ifPresentOrElse(rejected::add, () -> accepted.addAll(log));
+            SuppliedLog.check(identity, verified, log, this::holds, signatures).ifPresentOrElse(rejected::add, () -> accepted.addAll(log));
         }
         authority.addAll(response.authority());
         entries.addAll(accepted);
@@ -87,7 +90,7 @@ public final class SyncSession {
     /** The merged state of everything held, computed by the protocol core. */
     public MergedState merged() {
         List<EntryInput> inputs = entries.stream().map(e -> (EntryInput) new EntryInput.Signed(e)).toList();
-        return IdentityAssembler.assemble(identity, List.copyOf(authority), inputs);
+        return IdentityAssembler.assemble(identity, List.copyOf(authority), inputs, signatures);
     }
 
     public List<AuthorityRecord> authority() {

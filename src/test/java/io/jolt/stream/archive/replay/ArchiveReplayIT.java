@@ -15,6 +15,7 @@ import io.jolt.stream.protocol.Hex;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
 import io.jolt.stream.protocol.Operation;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import io.jolt.stream.service.JoltConfig;
@@ -112,7 +113,7 @@ class ArchiveReplayIT {
             List<Object> recs = identity.getValue();
             MergedState merged = IdentityAssembler.assemble(identity.getKey(),
                     recs.stream().filter(AuthorityRecord.class::isInstance).map(AuthorityRecord.class::cast).toList(),
-                    recs.stream().filter(Entry.class::isInstance).map(e -> (EntryInput) new EntryInput.Signed((Entry) e)).toList());
+                    recs.stream().filter(Entry.class::isInstance).map(e -> (EntryInput) new EntryInput.Signed((Entry) e)).toList(), SignatureCheck.DEFINITION);
             List<Entry> archivedThen = replay.read(identity.getKey(), cut.offset(), null).stream().map(ArchiveReplay.Archived::entry).toList();
             JsonNode replayed = JSON.readTree(MergedStateJson.write(IdentityAssembler.fromEligible(identity.getKey(), archivedThen)));
             JsonNode expectedThen = JSON.readTree(MergedStateJson.write(merged));
@@ -170,7 +171,7 @@ class ArchiveReplayIT {
         kept.forEach((identity, recs) -> {
             MergedState state = IdentityAssembler.assemble(identity,
                     recs.stream().filter(AuthorityRecord.class::isInstance).map(AuthorityRecord.class::cast).toList(),
-                    recs.stream().filter(Entry.class::isInstance).map(e -> (EntryInput) new EntryInput.Signed((Entry) e)).toList());
+                    recs.stream().filter(Entry.class::isInstance).map(e -> (EntryInput) new EntryInput.Signed((Entry) e)).toList(), SignatureCheck.DEFINITION);
             state.deviceLogs().forEach(log -> log.eligible().forEach(e -> everEligible.add(dot(identity, e))));
         });
 

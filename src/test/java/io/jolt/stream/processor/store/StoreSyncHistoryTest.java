@@ -8,6 +8,7 @@ import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.IdentityAssembler;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.TestIdentity;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.protocol.sync.SyncHistory;
@@ -58,7 +59,7 @@ class StoreSyncHistoryTest {
         Entry forged = Entry.decode(e1.bodyBytes(), new byte[64]);
 
         try (TopologyFixture.Running topology = topology().start()) {
-            SyncHistory stored = topology.when(authorize, e0, forged, e1).stores().syncHistory(alice.id()).orElseThrow();
+            SyncHistory stored = topology.when(authorize, e0, forged, e1).stores().syncHistory(alice.id(), SignatureCheck.DEFINITION).orElseThrow();
             assertThat(stored.entries("dev_a", 0, ALL)).extracting(Entry::signature).containsExactly(e0.signature(), e1.signature());
             assertThat(stored.branches()).singleElement().satisfies(b -> assertThat(b.head().signature()).isEqualTo(e1.signature()));
         }
@@ -71,7 +72,7 @@ class StoreSyncHistoryTest {
         }
         try (TopologyFixture.Running topology = topology().start()) {
             topology.when(records);
-            byIdentity.forEach((identity, own) -> assertSyncHistoryIsTheMerge(identity, topology.stores().syncHistory(identity),
+            byIdentity.forEach((identity, own) -> assertSyncHistoryIsTheMerge(identity, topology.stores().syncHistory(identity, SignatureCheck.DEFINITION),
                     SyncHistory.of(merge(identity, own))));
         }
     }
@@ -102,7 +103,7 @@ class StoreSyncHistoryTest {
                 entries.add(new EntryInput.Signed((Entry) r));
             }
         }
-        return IdentityAssembler.assemble(identity, authority, entries);
+        return IdentityAssembler.assemble(identity, authority, entries, SignatureCheck.DEFINITION);
     }
 
     private static List<String> wires(List<Entry> entries) {

@@ -8,6 +8,7 @@ import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryInput;
 import io.jolt.stream.protocol.IdentityAssembler;
 import io.jolt.stream.protocol.MergedState;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.TestIdentity;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ class CursorSessionTest {
         }
 
         MergedState merged(String identity) {
-            return IdentityAssembler.assemble(identity, authority, entries.stream().map(e -> (EntryInput) new EntryInput.Signed(e)).toList());
+            return IdentityAssembler.assemble(identity, authority, entries.stream().map(e -> (EntryInput) new EntryInput.Signed(e)).toList(), SignatureCheck.DEFINITION);
         }
     }
 
@@ -75,7 +76,7 @@ class CursorSessionTest {
     @Test
     void followingPagesPassesEveryEntryOnceAndALaterPullIsADelta() {
         history(20);
-        CursorSession session = new CursorSession(alice.id(), SyncPosition.START);
+        CursorSession session = new CursorSession(alice.id(), SyncPosition.START, SignatureCheck.DEFINITION);
         Passed passed = new Passed();
         assertThat(pull(session, provider(), new SyncResponder.Limits(7, 1 << 20), passed)).isEqualTo(6); // 40 entries, 7 a page
         assertThat(passed.entries()).hasSize(40).doesNotHaveDuplicates();
@@ -94,10 +95,10 @@ class CursorSessionTest {
     void resumingFromTheLastPassedRecordsPositionPassesOnlyWhatFollowsIt() {
         history(10);
         Passed first = new Passed();
-        pull(new CursorSession(alice.id(), SyncPosition.START), provider(), new SyncResponder.Limits(3, 1 << 20), first);
+        pull(new CursorSession(alice.id(), SyncPosition.START, SignatureCheck.DEFINITION), provider(), new SyncResponder.Limits(3, 1 << 20), first);
         for (int cut = 0; cut < first.positions().size(); cut++) {
             Passed resumed = new Passed();
-            pull(new CursorSession(alice.id(), first.positions().get(cut)), provider(), new SyncResponder.Limits(3, 1 << 20), resumed);
+            pull(new CursorSession(alice.id(), first.positions().get(cut), SignatureCheck.DEFINITION), provider(), new SyncResponder.Limits(3, 1 << 20), resumed);
             List<Entry> all = new ArrayList<>(first.entries().subList(0, Math.max(0, cut + 1 - first.authority().size())));
             all.addAll(resumed.entries());
             assertThat(all).as("a crash after record %d: nothing lost, nothing twice", cut).hasSize(20).doesNotHaveDuplicates();
@@ -108,14 +109,14 @@ class CursorSessionTest {
     @Test
     void aTamperedLogIsRejectedWholeAndItsDeviceIsAskedAgainFromWhereItWas() {
         history(5);
-        SyncResponse honest = SyncResponder.respond(provider(), new CursorSession(alice.id(), SyncPosition.START).nextRequest(), SyncResponder.Limits.DEFAULT);
+        SyncResponse honest = SyncResponder.respond(provider(), new CursorSession(alice.id(), SyncPosition.START, SignatureCheck.DEFINITION).nextRequest(), SyncResponder.Limits.DEFAULT);
         List<List<Entry>> logs = new ArrayList<>();
         honest.deviceLogs().forEach(l -> logs.add(new ArrayList<>(l)));
         Entry victim = logs.get(0).get(2);
         byte[] signature = victim.signature();
         signature[5] ^= 1;
         logs.get(0).set(2, Entry.of(victim.body(), signature));
-        CursorSession session = new CursorSession(alice.id(), SyncPosition.START);
+        CursorSession session = new CursorSession(alice.id(), SyncPosition.START, SignatureCheck.DEFINITION);
         CursorSession.Outcome.Applied applied = (CursorSession.Outcome.Applied) session.accept(SyncResponse.decode(
                 new SyncResponse(honest.requiredOperationVersion(), honest.syncVersion(), honest.heads(), honest.continuation(), honest.authority(), logs)
                         .encode()));
@@ -135,7 +136,7 @@ class CursorSessionTest {
         history(4);
         MergedState state = provider();
         Entry a1 = state.deviceLogs().get(0).eligible().get(1);
-        CursorSession session = new CursorSession(alice.id(), new SyncPosition(List.of(Cursor.of(a1)), null, List.of()));
+        CursorSession session = new CursorSession(alice.id(), new SyncPosition(List.of(Cursor.of(a1)), null, List.of()), SignatureCheck.DEFINITION);
         // the provider answers for a cursor one further on: its log starts after an entry this follower never verified
         SyncResponse skipped = SyncResponder.respond(state, new SyncRequest(alice.id(), 3, 2,
                 List.of(Cursor.of(state.deviceLogs().get(0).eligible().get(2))), List.of(), List.of()), SyncResponder.Limits.DEFAULT);
@@ -149,7 +150,7 @@ class CursorSessionTest {
         history(3);
         Entry a1 = provider().deviceLogs().get(0).eligible().get(1);
         CursorSession session = new CursorSession(alice.id(),
-                new SyncPosition(List.of(Cursor.of(a1), new Cursor("dev_gone", 4, a1.hash())), null, List.of()));
+                new SyncPosition(List.of(Cursor.of(a1), new Cursor("dev_gone", 4, a1.hash())), null, List.of()), SignatureCheck.DEFINITION);
         SyncResponse complete = SyncResponder.respond(provider(), session.nextRequest(), SyncResponder.Limits.DEFAULT);
         assertThat(complete.syncVersion()).as("an unknown device's cursor falls back").isEqualTo(1);
         CursorSession.Outcome.Applied applied = (CursorSession.Outcome.Applied) session.accept(complete);
@@ -162,7 +163,7 @@ class CursorSessionTest {
     void aForgottenFloorIsAskedFromAndStaysInThePosition() {
         history(3);
         Entry a1 = provider().deviceLogs().get(0).eligible().get(1);
-        CursorSession session = new CursorSession(alice.id(), SyncPosition.START);
+        CursorSession session = new CursorSession(alice.id(), SyncPosition.START, SignatureCheck.DEFINITION);
         session.forgotten("dev_a", new CompactedHistory.Floor(a1.sequence(), a1.hash()));
         assertThat(session.nextRequest().cursors()).containsExactly(Cursor.of(a1));
         SyncResponse fromFloor = SyncResponder.respond(provider(), session.nextRequest(), SyncResponder.Limits.DEFAULT);
@@ -174,7 +175,7 @@ class CursorSessionTest {
 
     @Test
     void aHistoryAboveTheLevelIsRefusedAndNothingMoves() {
-        CursorSession session = new CursorSession(alice.id(), SyncPosition.START);
+        CursorSession session = new CursorSession(alice.id(), SyncPosition.START, SignatureCheck.DEFINITION);
         int above = SyncResponder.KNOWN_OPERATION_LEVEL + 1;
         SyncResponse refused = new SyncResponse(above, 2, List.of(), null, List.of(), List.of()); // what a newer provider refuses with
         assertThat(session.accept(SyncResponse.decode(refused.encode()))).isEqualTo(new CursorSession.Outcome.UnsupportedLevel(above));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.MergedState;
+import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.TestIdentity;
 import io.jolt.stream.protocol.json.MergedStateJson;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ class SyncSessionTest {
     @Test
     void followingContinuationsConvergesToTheProvidersStateAndALaterPullIsADelta() {
         history(20);
-        SyncSession session = new SyncSession(alice.id());
+        SyncSession session = new SyncSession(alice.id(), SignatureCheck.DEFINITION);
         int pages = pull(session, provider(), new SyncResponder.Limits(7, 1 << 20));
         assertThat(pages).isEqualTo(6); // 40 entries, 7 per page
         assertThat(MergedStateJson.write(session.merged())).isEqualTo(MergedStateJson.write(provider()));
@@ -67,7 +68,7 @@ class SyncSessionTest {
     @Test
     void aSuppliedLogWithOneFlippedByteIsRejectedWhole() {
         history(5);
-        SyncResponse honest = SyncResponder.respond(provider(), new SyncSession(alice.id()).nextRequest(), SyncResponder.Limits.DEFAULT);
+        SyncResponse honest = SyncResponder.respond(provider(), new SyncSession(alice.id(), SignatureCheck.DEFINITION).nextRequest(), SyncResponder.Limits.DEFAULT);
         List<List<Entry>> logs = new ArrayList<>();
         for (List<Entry> log : honest.deviceLogs()) {
             logs.add(new ArrayList<>(log));
@@ -78,7 +79,7 @@ class SyncSessionTest {
         logs.get(0).set(2, Entry.of(victim.body(), signature));
         SyncResponse tampered = new SyncResponse(honest.requiredOperationVersion(), honest.syncVersion(), honest.heads(),
                 honest.continuation(), honest.authority(), logs);
-        SyncSession session = new SyncSession(alice.id());
+        SyncSession session = new SyncSession(alice.id(), SignatureCheck.DEFINITION);
         SyncSession.Outcome.Applied outcome = (SyncSession.Outcome.Applied) session.accept(SyncResponse.decode(tampered.encode()));
         assertThat(outcome.rejectedLogs()).singleElement().satisfies(r -> {
             assertThat(r.deviceId()).isEqualTo("dev_a");
