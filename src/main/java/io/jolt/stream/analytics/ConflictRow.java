@@ -13,7 +13,7 @@ import java.util.List;
  * One conflict event as a flat row, for files an analyst opens as they are (DuckDB, pandas, a
  * spreadsheet): the event's time and kind, the identity, the path and its first segment, whether
  * it is clock sensitive, the winner, the losers (lists), the equivocation or authority-fork evidence, and where
- * the event is in {@code jolt.conflicts.v1}. Sequences and clocks are uint64, written unsigned.
+ * the event is in {@code jolt.conflicts.v2}. Sequences and clocks are uint64, written unsigned.
  */
 @JsonPropertyOrder({"event_time", "kind", "identity", "path", "prefix", "clock_sensitive", "winner_device_id", "winner_device_sequence",
     "winner_entry_hash", "winner_state", "winner_content_id", "winner_created_at", "loser_count", "loser_device_ids", "loser_entry_hashes",
@@ -31,14 +31,14 @@ public record ConflictRow(String event_time, String kind, String identity, Strin
         List<ConflictHead> losers = e.getLoserHeads();
         return new ConflictRow(Instant.ofEpochMilli(time).toString(), e.getKind().name().toLowerCase(java.util.Locale.ROOT), e.getIdentity(),
                 e.getPath(), e.getPath() == null ? null : JoltPath.firstSegment(e.getPath()), e.getClockSensitive(),
-                w == null ? null : w.getDeviceId(), w == null ? null : Long.toUnsignedString(w.getDeviceSequence()),
+                w == null ? null : w.getDeviceId(), w == null ? null : w.getDeviceSequence().toPlainString(),
                 w == null ? null : hex(w.getEntryHash()), w == null ? null : w.getState().name().toLowerCase(java.util.Locale.ROOT),
-                w == null ? null : w.getContentId(), w == null ? null : Long.toUnsignedString(w.getCreatedAt()),
+                w == null ? null : w.getContentId(), w == null ? null : w.getCreatedAt().toPlainString(),
                 e.getLosers().size(), losers.stream().map(ConflictHead::getDeviceId).toList(),
-                losers.stream().map(h -> hex(h.getEntryHash())).toList(), losers.stream().map(h -> Long.toUnsignedString(h.getCreatedAt())).toList(),
-                e.getDeviceId(), e.getDeviceSequence() == null ? null : Long.toUnsignedString(e.getDeviceSequence()),
+                losers.stream().map(h -> hex(h.getEntryHash())).toList(), losers.stream().map(h -> h.getCreatedAt().toPlainString()).toList(),
+                e.getDeviceId(), e.getDeviceSequence() == null ? null : e.getDeviceSequence().toPlainString(),
                 e.getEntryHashes().stream().map(ConflictRow::hex).toList(),
-                e.getAuthoritySequence() == null ? null : Long.toUnsignedString(e.getAuthoritySequence()), partition, offset);
+                e.getAuthoritySequence() == null ? null : e.getAuthoritySequence().toPlainString(), partition, offset);
     }
 
     private static String hex(Hash32 hash) {

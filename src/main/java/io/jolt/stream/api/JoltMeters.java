@@ -25,14 +25,14 @@ public final class JoltMeters {
         counter(registry, streams, "jolt.entries.verified", ProcessorMetrics.VERIFIED, null, "entries whose signature was verified");
         counter(registry, streams, "jolt.hot.path", ProcessorMetrics.HOT_PATH, null, "entries merged incrementally");
         counter(registry, streams, "jolt.reevaluations", ProcessorMetrics.REEVALUATIONS, null, "identity re-evaluations");
-        counter(registry, streams, "jolt.conflict.events", ProcessorMetrics.CONFLICTS, null, "events written to jolt.conflicts.v1");
+        counter(registry, streams, "jolt.conflict.events", ProcessorMetrics.CONFLICTS, null, "events written to jolt.conflicts.v2");
         counter(registry, streams, "jolt.entries.duplicate", ProcessorMetrics.DUPLICATES, null, "entries received again, identical to one stored");
         for (RejectionKind kind : RejectionKind.values()) {
-            counter(registry, streams, "jolt.rejected", ProcessorMetrics.REJECTED, kind.name().toLowerCase(Locale.ROOT), "records written to jolt.rejected.v1");
+            counter(registry, streams, "jolt.rejected", ProcessorMetrics.REJECTED, kind.name().toLowerCase(Locale.ROOT), "records written to jolt.rejected.v2");
         }
         for (CompactionCause cause : CompactionCause.values()) {
             counter(registry, streams, "jolt.compacted", ProcessorMetrics.COMPACTED, cause.name().toLowerCase(Locale.ROOT),
-                    "entries the live side forgot, reported on jolt.compactions.v1");
+                    "entries the live side forgot, reported on jolt.compactions.v2");
         }
     }
 

@@ -24,11 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bolt on Kafka: {@code jolt.archive.v1} written by a producer of its own, outside the
+ * The bolt on Kafka: {@code jolt.archive.v2} written by a producer of its own, outside the
  * stream's exactly-once transaction. Inside it, one failed archive write would abort the
  * transaction and stop the live topology; outside it the archive is at-least-once (a task that
  * re-processes after an abort may append an operation twice: readers deduplicate by dot) and a
- * failed write is reported on {@code jolt.archive.losses.v1}, in the log and as a counter,
+ * failed write is reported on {@code jolt.archive.losses.v2}, in the log and as a counter,
  * naming the dot, entry hash and source offset, never a bare count.
  *
  * <p>Every write first asks for the promise of all in-sync replicas ({@code acks=all},
@@ -133,7 +133,7 @@ public final class KafkaBolt implements Bolt, MeterBinder {
         (kind == ArchiveLossKind.LOST ? lost : degraded).incrementAndGet();
         LOG.warn("bolt {}: {} {}/{}#{} entry {} from {}-{}@{}: {}",
                 kind == ArchiveLossKind.LOST ? "LOST an archive write" : "wrote with degraded durability", operation.getKind(),
-                operation.getIdentity(), operation.getDeviceId(), Long.toUnsignedString(operation.getDeviceSequence()),
+                operation.getIdentity(), operation.getDeviceId(), operation.getDeviceSequence().toPlainString(),
                 Hex.encode(operation.getEntryHash().bytes()), operation.getSourceTopic(), operation.getSourcePartition(),
                 operation.getSourceOffset(), error.toString());
         ArchiveLoss loss = new ArchiveLoss(kind, operation.getKind(), operation.getIdentity(), operation.getDeviceId(),
@@ -150,12 +150,12 @@ public final class KafkaBolt implements Bolt, MeterBinder {
                     sendReport(operation, report, attemptsLeft - 1);
                 } else if (e != null) {
                     LOG.error("bolt: could not report the loss of {}/{}#{} either: {}", operation.getIdentity(), operation.getDeviceId(),
-                            Long.toUnsignedString(operation.getDeviceSequence()), e.toString());
+                            operation.getDeviceSequence().toPlainString(), e.toString());
                 }
             });
         } catch (RuntimeException e) {
             LOG.error("bolt: could not report the loss of {}/{}#{} either: {}", operation.getIdentity(), operation.getDeviceId(),
-                    Long.toUnsignedString(operation.getDeviceSequence()), e.toString());
+                    operation.getDeviceSequence().toPlainString(), e.toString());
         }
     }
 
@@ -185,12 +185,12 @@ public final class KafkaBolt implements Bolt, MeterBinder {
         leaderOnly.close();
     }
 
-    /** Its own counts: what it kept, lost (each named on jolt.archive.losses.v1) and wrote without its durability promise. */
+    /** Its own counts: what it kept, lost (each named on jolt.archive.losses.v2) and wrote without its durability promise. */
     @Override
     public void bindTo(MeterRegistry registry) {
         FunctionCounter.builder("jolt.archive.written", this, KafkaBolt::written).description("archive operations the bolt kept").register(registry);
         FunctionCounter.builder("jolt.archive.lost", this, KafkaBolt::lost)
-                .description("archive operations the bolt lost (named on jolt.archive.losses.v1)").register(registry);
+                .description("archive operations the bolt lost (named on jolt.archive.losses.v2)").register(registry);
         FunctionCounter.builder("jolt.archive.degraded", this, KafkaBolt::degraded)
                 .description("archive writes that landed with degraded durability").register(registry);
     }

@@ -125,7 +125,7 @@ final class ArchiveBenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Writes an archive of {@code copies} copies to {@code topic} (configured as jolt.archive.v1) and indexes it. */
+    /** Writes an archive of {@code copies} copies to {@code topic} (configured as jolt.archive.v2) and indexes it. */
     private Archive archive(LocalStack stack, ArchiveBenchFeed feed, String topic, int copies, InMemorySchemaRegistry registry, PrintWriter err)
             throws Exception {
         err.printf("archive bench: %s, an archive of %,d operations ...%n", topic, feed.size(copies));

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 @Command(name = "archive", mixinStandardHelpOptions = true,
-        description = "The archive service: an index of its own over the bolt (jolt.archive.v1), asked over HTTP.",
+        description = "The archive service: an index of its own over the bolt (jolt.archive.v2), asked over HTTP.",
         subcommands = {ArchiveCommand.Serve.class, ArchiveBenchCommand.class})
 final class ArchiveCommand implements Runnable {
     @CommandLine.Spec
@@ -29,11 +29,11 @@ final class ArchiveCommand implements Runnable {
     }
 
     @Command(name = "serve", mixinStandardHelpOptions = true,
-            description = {"Index jolt.archive.v1 (from its first record, exactly once; a restart resumes) and answer until interrupted:",
+            description = {"Index jolt.archive.v2 (from its first record, exactly once; a restart resumes) and answer until interrupted:",
                 "GET /v1/archive/identities/{id}/history[?path=P], GET /v1/archive/identities/{id}/state?as_of_offset=N|as_of_time=T,",
                 "GET /v1/archive/export?identity=ID, GET /v1/archive/status. Read-only: it writes no topic but its index's changelogs."})
     static final class Serve implements Callable<Integer> {
-        @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "The cluster that holds jolt.archive.v1.")
+        @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "The cluster that holds jolt.archive.v2.")
         String bootstrap;
 
         @Option(names = "--topic", defaultValue = Topics.ARCHIVE,

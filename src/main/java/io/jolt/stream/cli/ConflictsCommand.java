@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 @Command(name = "conflicts", mixinStandardHelpOptions = true, subcommands = ConflictsCommand.Export.class,
-        description = "Conflict analytics from jolt.conflicts.v1 (read-only).")
+        description = "Conflict analytics from jolt.conflicts.v2 (read-only).")
 final class ConflictsCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -35,7 +35,7 @@ final class ConflictsCommand implements Runnable {
 
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = {"Write the conflict events of a time range as CSV or JSON Lines, one row per event, to open as they are in",
-                "DuckDB, pandas or a spreadsheet. Reads jolt.conflicts.v1 (read_committed), never writes; progress on stderr."})
+                "DuckDB, pandas or a spreadsheet. Reads jolt.conflicts.v2 (read_committed), never writes; progress on stderr."})
     static final class Export implements Callable<Integer> {
         @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT")
         String bootstrap;

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 @Command(name = "replay", mixinStandardHelpOptions = true,
-        description = {"Read the bolt (jolt.archive.v1), never write anything: the archived history of an identity or a path,",
+        description = {"Read the bolt (jolt.archive.v2), never write anything: the archived history of an identity or a path,",
             "the merged singleton/append state as of an archive offset or time (computed by the protocol core from the",
             "archived entries), or an export as §9 JSON Lines. Operations the at-least-once archive holds twice are shown once.",
             "With --archive-service it asks `jolt archive serve`'s index (cost: the identity's operations); with --bootstrap",

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Pulls its share of (provider, identity) pairs by delta sync, page by page, and returns what the
- * protocol core verified as records for {@code jolt.authority.v1} and {@code jolt.entries.v1}
+ * protocol core verified as records for {@code jolt.authority.v2} and {@code jolt.entries.v2}
  * (keyed by identity, our Avro wire format). Each record carries its pair's position as of that
  * record as the source offset, so a restart resumes with a delta from exactly what was delivered.
  * One poll is one transaction where the worker runs exactly-once source support.

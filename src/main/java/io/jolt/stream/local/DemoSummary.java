@@ -174,9 +174,9 @@ public final class DemoSummary {
                 state.get("paths_with_conflicts").asLong(), state.get("archived_operations").asLong());
         out.printf("  conflicts  %s%n", summary.get("conflicts"));
         out.printf("  rejected   %s%n", rejectedBesidePlanted(g));
-        out.printf("             (%s verdict events on jolt.rejected.v1 as records arrived)%n", summary.get("rejected_events"));
-        out.printf("  forgotten  %s%n", summary.get("compactions").isEmpty() ? "nothing (jolt.compactions.v1 is empty)"
-                : summary.get("compactions") + " on jolt.compactions.v1; the archive keeps every entry ever eligible");
+        out.printf("             (%s verdict events on jolt.rejected.v2 as records arrived)%n", summary.get("rejected_events"));
+        out.printf("  forgotten  %s%n", summary.get("compactions").isEmpty() ? "nothing (jolt.compactions.v2 is empty)"
+                : summary.get("compactions") + " on jolt.compactions.v2; the archive keeps every entry ever eligible");
         out.printf("  sample     %s%n", sampleAnswer);
         printTry(out);
     }

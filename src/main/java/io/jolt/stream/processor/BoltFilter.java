@@ -2,6 +2,7 @@ package io.jolt.stream.processor;
 
 import io.jolt.stream.avro.ArchiveKind;
 import io.jolt.stream.avro.ArchiveRecord;
+import io.jolt.stream.protocol.Uint64;
 import io.jolt.stream.wire.AvroRecords;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.Record;
@@ -28,7 +29,7 @@ final class BoltFilter implements Processor<Object, ArchiveOperation, Void, Void
 
     static ArchiveRecord archiveRecord(ArchiveOperation.Content op) {
         ArchiveKind kind = op instanceof ArchiveOperation.Remove ? ArchiveKind.REMOVE : ArchiveKind.INSERT;
-        return new ArchiveRecord(kind, op.identity(), op.entry().deviceId(), op.entry().sequence(),
+        return new ArchiveRecord(kind, op.identity(), op.entry().deviceId(), Uint64.decimal(op.entry().sequence()),
                 AvroRecords.hash32(op.entry().hash()), AvroRecords.entry(op.entry()),
                 op.source().topic(), op.source().partition(), op.source().offset());
     }

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * What the live side may forget, and when; everything it forgets it reports on
- * {@code jolt.compactions.v1} and sends to the bolt as a Compact (which the bolt drops).
+ * {@code jolt.compactions.v2} and sends to the bolt as a Compact (which the bolt drops).
  *
  * <ul>
  *   <li>{@code heldMax}: how many entries that are not eligible (unknown_device, pending) it holds

@@ -27,7 +27,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * either along the {@link HotPath} or to a {@link Reevaluation}. Both produce exactly what
  * {@link IdentityAssembler} computes from the set of records received.
  *
- * <p>The live side forgets in three ways, each reported on {@code jolt.compactions.v1} and sent
+ * <p>The live side forgets in three ways, each reported on {@code jolt.compactions.v2} and sent
  * to the bolt as a Compact (which it drops): entries held while not eligible beyond a bound,
  * entries that stop being eligible when their branch loses, and, when configured, superseded
  * singleton history past its retention (a sweep on wall-clock time; see {@link ForgettingPolicy}).

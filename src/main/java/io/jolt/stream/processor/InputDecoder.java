@@ -29,7 +29,7 @@ final class InputDecoder {
 
     record EntryInput(Entry entry) implements Decoded {}
 
-    /** Not a record of its topic: reported on jolt.rejected.v1 (keyed by {@code identity}), nothing stored. */
+    /** Not a record of its topic: reported on jolt.rejected.v2 (keyed by {@code identity}), nothing stored. */
     record Rejected(String identity, RejectedRecord report) implements Decoded {}
 
     private final ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde;

@@ -23,17 +23,17 @@ import org.apache.kafka.streams.state.Stores;
  * The whole topology, built in one place (src/site/markdown/architecture.md, "Data flow"):
  *
  * <pre>
- * jolt.authority.v1 ─┐
- * jolt.entries.v1 ───┴─► identity-processor (verify, assemble, merge; RocksDB stores)
- *                          ├─► jolt.state.v1      resolution per identity|path (compacted)
- *                          ├─► jolt.conflicts.v1  losing active heads, equivocation evidence
- *                          ├─► jolt.rejected.v1   reason, rule, source offset, raw bytes of undecodable input
- *                          ├─► jolt.compactions.v1 what the live side forgot (held-bound evictions, fork switches)
- *                          └─► bolt-filter (drops Compact) ─► the bolt's own producer ─► jolt.archive.v1 (Insert / Remove only)
+ * jolt.authority.v2 ─┐
+ * jolt.entries.v2 ───┴─► identity-processor (verify, assemble, merge; RocksDB stores)
+ *                          ├─► jolt.state.v2      resolution per identity|path (compacted)
+ *                          ├─► jolt.conflicts.v2  losing active heads, equivocation evidence
+ *                          ├─► jolt.rejected.v2   reason, rule, source offset, raw bytes of undecodable input
+ *                          ├─► jolt.compactions.v2 what the live side forgot (held-bound evictions, fork switches)
+ *                          └─► bolt-filter (drops Compact) ─► the bolt's own producer ─► jolt.archive.v2 (Insert / Remove only)
  *
- * jolt.conflicts.v1, jolt.rejected.v1, ─► facts ─► repartition by fact key ─► counts per minute, hour, in total
- * jolt.archive.losses.v1,                                                      (window stores) ─► jolt.analytics.v1
- * jolt.compactions.v1
+ * jolt.conflicts.v2, jolt.rejected.v2, ─► facts ─► repartition by fact key ─► counts per minute, hour, in total
+ * jolt.archive.losses.v2,                                                      (window stores) ─► jolt.analytics.v1
+ * jolt.compactions.v2
  * </pre>
  *
  * Inputs are read as bytes and decoded by the processor, so a record that is not Avro (or names

@@ -20,6 +20,7 @@ import io.jolt.stream.protocol.Head;
 import io.jolt.stream.protocol.Operation;
 import io.jolt.stream.protocol.Rejection;
 import io.jolt.stream.protocol.SingletonState;
+import io.jolt.stream.protocol.Uint64;
 import io.jolt.stream.wire.AvroRecords;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -43,7 +44,7 @@ final class OutputRecords {
     }
 
     static HeadRef head(Head head) {
-        return new HeadRef(head.deviceId(), head.deviceSequence(), AvroRecords.hash32(head.entryHash()));
+        return new HeadRef(head.deviceId(), Uint64.decimal(head.deviceSequence()), AvroRecords.hash32(head.entryHash()));
     }
 
     static ConflictEvent concurrentHeads(String identity, SingletonState state, long eventTime) {
@@ -55,27 +56,27 @@ final class OutputRecords {
 
     static ConflictEvent equivocation(String identity, Equivocation evidence, long eventTime) {
         return new ConflictEvent(identity, ConflictKind.EQUIVOCATION, null, null, List.of(), evidence.deviceId(),
-                evidence.deviceSequence(), evidence.entryHashes().stream().map(AvroRecords::hash32).toList(), Instant.ofEpochMilli(eventTime),
+                Uint64.decimal(evidence.deviceSequence()), evidence.entryHashes().stream().map(AvroRecords::hash32).toList(), Instant.ofEpochMilli(eventTime),
                 false, null, List.of(), null, null);
     }
 
     static ConflictEvent authorityFork(String identity, AuthorityFork fork, long eventTime) {
         return new ConflictEvent(identity, ConflictKind.AUTHORITY_FORK, null, null, List.of(), null, null,
                 fork.recordHashes().stream().map(AvroRecords::hash32).toList(), Instant.ofEpochMilli(eventTime), false, null, List.of(),
-                fork.authoritySequence(), fork.chosen() == null ? null : AvroRecords.hash32(fork.chosen()));
+                Uint64.decimal(fork.authoritySequence()), fork.chosen() == null ? null : AvroRecords.hash32(fork.chosen()));
     }
 
     private static ConflictHead conflictHead(Entry head) {
         boolean tombstone = head.body().operation() instanceof Operation.TombstonePath;
-        return new ConflictHead(head.deviceId(), head.sequence(), AvroRecords.hash32(head.hash()), tombstone ? PathState.TOMBSTONED : PathState.PRESENT,
-                SingletonState.contentIdOf(head), head.body().createdAt());
+        return new ConflictHead(head.deviceId(), Uint64.decimal(head.sequence()), AvroRecords.hash32(head.hash()), tombstone ? PathState.TOMBSTONED : PathState.PRESENT,
+                SingletonState.contentIdOf(head), Uint64.decimal(head.body().createdAt()));
     }
 
     static RejectedRecord rejected(String identity, Rejection row, Source source) {
         String rule = row.defect() != null ? row.defect().name() : row.reason().name();
         String detail = row.defect() != null ? row.defect().description() : row.reason().wireName();
         return new RejectedRecord(identity, RejectionKind.valueOf(row.reason().name()), rule, detail,
-                AvroRecords.hash32(row.entryHash()), row.deviceId(), row.deviceSequence(),
+                AvroRecords.hash32(row.entryHash()), row.deviceId(), Uint64.decimalOrNull(row.deviceSequence()),
                 source.topic(), source.partition(), source.offset(), null, null);
     }
 
@@ -94,12 +95,12 @@ final class OutputRecords {
     static RejectedRecord invalidEntry(String identity, Entry entry, String rule, String detail, Source source) {
         return new RejectedRecord(identity, RejectionKind.INVALID_ENTRY, rule, detail,
                 entry == null ? null : AvroRecords.hash32(entry.hash()), entry == null ? null : entry.deviceId(),
-                entry == null ? null : entry.sequence(), source.topic(), source.partition(), source.offset(), null, null);
+                entry == null ? null : Uint64.decimal(entry.sequence()), source.topic(), source.partition(), source.offset(), null, null);
     }
 
     static Compaction compaction(ArchiveOperation.Compact forgotten, RejectionKind heldAs, String detail) {
         Entry e = forgotten.entry();
-        return new Compaction(CompactionCause.valueOf(forgotten.cause().name()), forgotten.identity(), e.deviceId(), e.sequence(),
+        return new Compaction(CompactionCause.valueOf(forgotten.cause().name()), forgotten.identity(), e.deviceId(), Uint64.decimal(e.sequence()),
                 AvroRecords.hash32(e.hash()), heldAs, detail);
     }
 }

@@ -41,13 +41,13 @@ public final class ProcessorMetrics {
         verified = counter(VERIFIED, "entries whose signature was verified", Map.of());
         hotPath = counter(HOT_PATH, "entries merged incrementally on the hot path", Map.of());
         reevaluations = counter(REEVALUATIONS, "identity re-evaluations from stored records", Map.of());
-        conflicts = counter(CONFLICTS, "events written to jolt.conflicts.v1", Map.of());
+        conflicts = counter(CONFLICTS, "events written to jolt.conflicts.v2", Map.of());
         duplicates = counter(DUPLICATES, "entries received again, identical to one stored (at-least-once writers): changed nothing", Map.of());
         for (RejectionKind kind : RejectionKind.values()) {
-            rejected.put(kind, counter(REJECTED, "records reported on jolt.rejected.v1", Map.of("reason", kind.name().toLowerCase(java.util.Locale.ROOT))));
+            rejected.put(kind, counter(REJECTED, "records reported on jolt.rejected.v2", Map.of("reason", kind.name().toLowerCase(java.util.Locale.ROOT))));
         }
         for (ArchiveOperation.Cause cause : ArchiveOperation.Cause.values()) {
-            compacted.put(cause, counter(COMPACTED, "entries the live side forgot, reported on jolt.compactions.v1",
+            compacted.put(cause, counter(COMPACTED, "entries the live side forgot, reported on jolt.compactions.v2",
                     Map.of("reason", cause.name().toLowerCase(java.util.Locale.ROOT))));
         }
     }

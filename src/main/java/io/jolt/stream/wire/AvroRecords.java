@@ -18,6 +18,7 @@ import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.EntryBody;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Operation;
+import io.jolt.stream.protocol.Uint64;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +29,7 @@ import java.util.List;
 public final class AvroRecords {
     private AvroRecords() {}
 
-    /** @throws DecodeException when a field cannot be a protocol value (version beyond uint16) */
+    /** @throws DecodeException when a field cannot be a protocol value (version beyond uint16, a sequence beyond uint64) */
     public static Entry entry(DeviceWriterEntry avro) {
         Operation operation;
         if (avro.getOperation() instanceof SetPath set) {
@@ -42,7 +43,8 @@ public final class AvroRecords {
         List<Hash> heads = new ArrayList<>(avro.getObservedHeads().size());
         avro.getObservedHeads().forEach(h -> heads.add(Hash.of(h.bytes())));
         EntryBody body = new EntryBody(avro.getRecordType(), uint16(avro.getVersion()), avro.getIdentity(), avro.getDeviceId(),
-                avro.getDeviceSequence(), hash(avro.getPreviousEntryHash()), operation, avro.getCreatedAt(), heads);
+                Uint64.unsigned(avro.getDeviceSequence(), "device_sequence"), hash(avro.getPreviousEntryHash()), operation,
+                Uint64.unsigned(avro.getCreatedAt(), "created_at"), heads);
         return Entry.of(body, avro.getSignature().bytes());
     }
 
@@ -52,9 +54,9 @@ public final class AvroRecords {
                 ? new SetPath(set.path(), set.contentId(), set.mode() == Operation.Mode.SINGLETON ? Mode.SINGLETON : Mode.APPEND)
                 : new TombstonePath(body.operation().path());
         List<Hash32> heads = body.observedHeads().stream().map(h -> new Hash32(h.bytes())).toList();
-        return new DeviceWriterEntry(body.recordType(), body.version(), body.identity(), body.deviceId(), body.deviceSequence(),
+        return new DeviceWriterEntry(body.recordType(), body.version(), body.identity(), body.deviceId(), Uint64.decimal(body.deviceSequence()),
                 body.previousEntryHash() == null ? null : new Hash32(body.previousEntryHash().bytes()), operation,
-                body.createdAt(), heads, new Signature64(entry.signature()));
+                Uint64.decimal(body.createdAt()), heads, new Signature64(entry.signature()));
     }
 
     public static AuthorityRecord authority(io.jolt.stream.avro.AuthorityRecord avro) {
@@ -63,12 +65,13 @@ public final class AvroRecords {
             action = new AuthorityAction.Authorize(a.getDeviceId(), a.getDevicePublicKey().bytes());
         } else if (avro.getAction() instanceof Revoke r) {
             io.jolt.stream.avro.Cutoff c = r.getCutoff();
-            action = new AuthorityAction.Revoke(r.getDeviceId(), c == null ? null : new Cutoff(c.getDeviceSequence(), Hash.of(c.getEntryHash().bytes())));
+            action = new AuthorityAction.Revoke(r.getDeviceId(), c == null ? null : new Cutoff(Uint64.unsigned(c.getDeviceSequence(), "cutoff.device_sequence"), Hash.of(c.getEntryHash().bytes())));
         } else {
             throw new DecodeException(DecodeException.Kind.UNKNOWN_DISCRIMINATOR, "unknown action " + avro.getAction());
         }
         AuthorityBody body = new AuthorityBody(avro.getRecordType(), uint16(avro.getVersion()), avro.getIdentity(),
-                avro.getRootPublicKey().bytes(), avro.getAuthoritySequence(), hash(avro.getPreviousRecordHash()), action, avro.getCreatedAt());
+                avro.getRootPublicKey().bytes(), Uint64.unsigned(avro.getAuthoritySequence(), "authority_sequence"), hash(avro.getPreviousRecordHash()),
+                action, Uint64.unsigned(avro.getCreatedAt(), "created_at"));
         return AuthorityRecord.of(body, avro.getSignature().bytes());
     }
 
@@ -80,11 +83,11 @@ public final class AvroRecords {
         } else {
             AuthorityAction.Revoke r = (AuthorityAction.Revoke) body.action();
             action = new Revoke(r.deviceId(), r.cutoff() == null ? null
-                    : new io.jolt.stream.avro.Cutoff(r.cutoff().deviceSequence(), new Hash32(r.cutoff().entryHash().bytes())));
+                    : new io.jolt.stream.avro.Cutoff(Uint64.decimal(r.cutoff().deviceSequence()), new Hash32(r.cutoff().entryHash().bytes())));
         }
         return new io.jolt.stream.avro.AuthorityRecord(body.recordType(), body.version(), body.identity(), new Key32(body.rootPublicKey()),
-                body.authoritySequence(), body.previousRecordHash() == null ? null : new Hash32(body.previousRecordHash().bytes()),
-                action, body.createdAt(), new Signature64(record.signature()));
+                Uint64.decimal(body.authoritySequence()), body.previousRecordHash() == null ? null : new Hash32(body.previousRecordHash().bytes()),
+                action, Uint64.decimal(body.createdAt()), new Signature64(record.signature()));
     }
 
     public static Hash32 hash32(Hash hash) {

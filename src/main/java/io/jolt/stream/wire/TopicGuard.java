@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * At start: creates the topics of topics.yaml that are missing and refuses to run when an
  * existing topic contradicts it (partitions, cleanup.policy, retention). Above all a compacted or
- * expiring {@code jolt.archive.v1} would silently forget what the bolt promises to keep.
+ * expiring {@code jolt.archive.v2} would silently forget what the bolt promises to keep.
  */
 public final class TopicGuard {
     private static final Logger LOG = LoggerFactory.getLogger(TopicGuard.class);

@@ -28,7 +28,6 @@ public final class TopicSchemas {
         out.put(Topics.REJECTED + "-value", RejectedRecord.getClassSchema());
         out.put(Topics.ARCHIVE + "-value", ArchiveRecord.getClassSchema());
         out.put(Topics.COMPACTIONS + "-value", Compaction.getClassSchema());
-        // Last, so that the ids above stay what they were before the losses topic was seeded.
         out.put(Topics.ARCHIVE_LOSSES + "-value", ArchiveLoss.getClassSchema());
         out.put(Topics.ANALYTICS + "-value", ConflictAggregate.getClassSchema());
         return out;

@@ -14,14 +14,14 @@ import java.util.Map;
 
 /** The topics of {@code topology/topics.yaml}: names, partitions, replication and configs. */
 public final class Topics {
-    public static final String AUTHORITY = "jolt.authority.v1";
-    public static final String ENTRIES = "jolt.entries.v1";
-    public static final String STATE = "jolt.state.v1";
-    public static final String CONFLICTS = "jolt.conflicts.v1";
-    public static final String REJECTED = "jolt.rejected.v1";
-    public static final String ARCHIVE = "jolt.archive.v1";
-    public static final String COMPACTIONS = "jolt.compactions.v1";
-    public static final String ARCHIVE_LOSSES = "jolt.archive.losses.v1";
+    public static final String AUTHORITY = "jolt.authority.v2";
+    public static final String ENTRIES = "jolt.entries.v2";
+    public static final String STATE = "jolt.state.v2";
+    public static final String CONFLICTS = "jolt.conflicts.v2";
+    public static final String REJECTED = "jolt.rejected.v2";
+    public static final String ARCHIVE = "jolt.archive.v2";
+    public static final String COMPACTIONS = "jolt.compactions.v2";
+    public static final String ARCHIVE_LOSSES = "jolt.archive.losses.v2";
     public static final String ANALYTICS = "jolt.analytics.v1";
 
     public record Spec(String name, int partitions, short replication, Map<String, String> config) {}

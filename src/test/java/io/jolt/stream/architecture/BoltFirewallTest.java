@@ -49,7 +49,7 @@ class BoltFirewallTest {
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.DeviceWriter")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.jolt.stream.protocol.SigningKey")
             .because("the archive service reads the archive into an index of its own; its only topology is"
-                    + " jolt.archive.v1 into that index (ArchiveIndexTopologyTest), and it has no producer, no"
+                    + " jolt.archive.v2 into that index (ArchiveIndexTopologyTest), and it has no producer, no"
                     + " live store and no way to sign");
 
     @ArchTest

@@ -68,6 +68,6 @@ class ArchiveBenchFeedTest {
     }
 
     private static ConsumerRecord<String, byte[]> record(String key) {
-        return new ConsumerRecord<>("jolt.archive.v1", 0, 0, key, new byte[0]);
+        return new ConsumerRecord<>("jolt.archive.v2", 0, 0, key, new byte[0]);
     }
 }

@@ -105,7 +105,7 @@ class RebalanceIT {
         return Faults.awaitMidStream(bootstrap, APPLICATION, before.processed(), after.total(), Duration.ofSeconds(120));
     }
 
-    /** The core's merged state, less the rows of invalid entries (those are on jolt.rejected.v1, not stored: src/site/markdown/http-api.md). */
+    /** The core's merged state, less the rows of invalid entries (those are on jolt.rejected.v2, not stored: src/site/markdown/http-api.md). */
     private static JsonNode asTheServiceServesIt(MergedState state) throws Exception {
         ObjectNode json = (ObjectNode) JSON.readTree(MergedStateJson.write(state));
         ArrayNode kept = JSON.createArrayNode();

@@ -1,5 +1,6 @@
 package io.jolt.stream.processor;
 
+import java.math.BigDecimal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.analytics.AnalyticsWindow;
@@ -135,7 +136,7 @@ class ConflictAnalyticsTest {
         pipe(Topics.REJECTED, "alice", T0, rejected(RejectionKind.BAD_SIGNATURE));
         pipe(Topics.REJECTED, "alice", T0, rejected(RejectionKind.BAD_SIGNATURE));
         pipe(Topics.REJECTED, "bob", T0, rejected(RejectionKind.UNDECODABLE));
-        pipe(Topics.COMPACTIONS, "bob", T0, new Compaction(CompactionCause.FORK_SWITCH, "bob", "dev_a", 3L, hash(3), null, "lost its branch"));
+        pipe(Topics.COMPACTIONS, "bob", T0, new Compaction(CompactionCause.FORK_SWITCH, "bob", "dev_a", BigDecimal.valueOf(3), hash(3), null, "lost its branch"));
 
         assertThat(total(Dimension.REJECTION)).isEqualTo(Map.of("BAD_SIGNATURE", new Tally(2, 0), "UNDECODABLE", new Tally(1, 0)));
         assertThat(total(Dimension.COMPACTION)).isEqualTo(Map.of("FORK_SWITCH", new Tally(1, 0)));
@@ -182,17 +183,17 @@ class ConflictAnalyticsTest {
     static ConflictEvent heads(String identity, String path, boolean clockSensitive, String winner, String... losers) {
         List<ConflictHead> loserHeads = java.util.Arrays.stream(losers).map(d -> head(d, 1)).toList();
         return ConflictEvent.newBuilder().setIdentity(identity).setKind(ConflictKind.CONCURRENT_HEADS).setPath(path)
-                .setWinner(new HeadRef(winner, 2L, hash(2))).setLosers(loserHeads.stream().map(h -> new HeadRef(h.getDeviceId(), 1L, hash(1))).toList())
+                .setWinner(new HeadRef(winner, BigDecimal.valueOf(2), hash(2))).setLosers(loserHeads.stream().map(h -> new HeadRef(h.getDeviceId(), BigDecimal.ONE, hash(1))).toList())
                 .setEventTime(Instant.EPOCH).setClockSensitive(clockSensitive).setWinnerHead(head(winner, 2)).setLoserHeads(loserHeads).build();
     }
 
     static ConflictEvent equivocation(String identity, String device) {
-        return ConflictEvent.newBuilder().setIdentity(identity).setKind(ConflictKind.EQUIVOCATION).setDeviceId(device).setDeviceSequence(4L)
+        return ConflictEvent.newBuilder().setIdentity(identity).setKind(ConflictKind.EQUIVOCATION).setDeviceId(device).setDeviceSequence(BigDecimal.valueOf(4))
                 .setEntryHashes(List.of(hash(1), hash(2))).setEventTime(Instant.EPOCH).build();
     }
 
     static ConflictEvent authorityFork(String identity) {
-        return ConflictEvent.newBuilder().setIdentity(identity).setKind(ConflictKind.AUTHORITY_FORK).setAuthoritySequence(1L)
+        return ConflictEvent.newBuilder().setIdentity(identity).setKind(ConflictKind.AUTHORITY_FORK).setAuthoritySequence(BigDecimal.ONE)
                 .setEntryHashes(List.of(hash(1), hash(2))).setChosenRecord(hash(2)).setEventTime(Instant.EPOCH).build();
     }
 
@@ -202,7 +203,7 @@ class ConflictAnalyticsTest {
     }
 
     private static ConflictHead head(String device, long sequence) {
-        return new ConflictHead(device, sequence, hash((int) sequence), PathState.PRESENT, "cid", 1_000L);
+        return new ConflictHead(device, BigDecimal.valueOf(sequence), hash((int) sequence), PathState.PRESENT, "cid", BigDecimal.valueOf(1_000));
     }
 
     private static Hash32 hash(int n) {

@@ -1,5 +1,6 @@
 package io.jolt.stream.processor;
 
+import io.jolt.stream.protocol.Uint64;
 import static io.jolt.stream.processor.TopologyFixture.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +15,7 @@ import io.jolt.stream.wire.AvroRecords;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** jolt.conflicts.v1: given records, expect the conflict events an analyst reads (ConflictEvent version 2). */
+/** jolt.conflicts.v2: given records, expect the conflict events an analyst reads (ConflictEvent version 2). */
 class ConflictEventsTest {
     final TestIdentity alice = TestIdentity.named("alice");
     final AuthorityRecord authorizeA = alice.authorize("dev_a");
@@ -32,7 +33,7 @@ class ConflictEventsTest {
 
         assertThat(events).singleElement().satisfies(fork -> {
             assertThat(fork.getKind()).isEqualTo(ConflictKind.AUTHORITY_FORK);
-            assertThat(fork.getAuthoritySequence()).isEqualTo(1);
+            assertThat(fork.getAuthoritySequence()).isEqualByComparingTo("1");
             assertThat(fork.getChosenRecord()).isEqualTo(AvroRecords.hash32(authorizeB.hash()));
             assertThat(fork.getEntryHashes()).containsExactlyElementsOf(
                     java.util.stream.Stream.of(authorizeB.hash(), rival.hash()).sorted().map(AvroRecords::hash32).toList());
@@ -86,6 +87,6 @@ class ConflictEventsTest {
     }
 
     private static ConflictHead head(Entry e, PathState state, String contentId) {
-        return new ConflictHead(e.deviceId(), e.sequence(), AvroRecords.hash32(e.hash()), state, contentId, e.body().createdAt());
+        return new ConflictHead(e.deviceId(), Uint64.decimal(e.sequence()), AvroRecords.hash32(e.hash()), state, contentId, Uint64.decimal(e.body().createdAt()));
     }
 }

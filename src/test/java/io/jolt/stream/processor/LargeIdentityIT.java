@@ -1,5 +1,6 @@
 package io.jolt.stream.processor;
 
+import io.jolt.stream.protocol.Uint64;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.avro.StateChange;
@@ -163,7 +164,7 @@ class LargeIdentityIT {
         Map<String, StateChange> latest = new TreeMap<>();
         state.stream().filter(s -> s.getIdentity().equals(big.id())).forEach(s -> latest.put(s.getPath(), s));
         assertThat(latest).hasSize(50);
-        assertThat(latest.get("/profile/" + ((more * ROUNDS - 1) % 50)).getHead().getDeviceSequence()).isEqualTo(last.sequence());
+        assertThat(latest.get("/profile/" + ((more * ROUNDS - 1) % 50)).getHead().getDeviceSequence()).isEqualByComparingTo(Uint64.decimal(last.sequence()));
     }
 
     /**

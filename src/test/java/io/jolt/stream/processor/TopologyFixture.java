@@ -12,6 +12,7 @@ import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Head;
 import io.jolt.stream.protocol.Resolution;
 import io.jolt.stream.protocol.SignatureCheck;
+import io.jolt.stream.protocol.Uint64;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.VectorRecords;
@@ -192,10 +193,14 @@ public final class TopologyFixture {
     }
 
     private List<VectorRecords> asTopicRecords(List<?> records) {
-        if (records.stream().allMatch(VectorRecords.class::isInstance)) {
-            return records.stream().map(VectorRecords.class::cast).toList();
+        if (records.stream().noneMatch(VectorRecords.class::isInstance)) {
+            return VectorRecords.ofRecords(records, registry); // one encoder for the whole list
         }
-        return VectorRecords.ofRecords(records, registry);
+        List<VectorRecords> out = new ArrayList<>();
+        for (Object r : records) {
+            out.addAll(r instanceof VectorRecords raw ? List.of(raw) : VectorRecords.ofRecords(List.of(r), registry));
+        }
+        return out;
     }
 
     /** The final state table of a state topic read in order: each path's last resolution, without the paths not found. */
@@ -213,7 +218,7 @@ public final class TopologyFixture {
     }
 
     private static Resolution resolution(StateChange change) {
-        Head head = new Head(change.getHead().getDeviceId(), change.getHead().getDeviceSequence(), Hash.of(change.getHead().getEntryHash().bytes()));
+        Head head = new Head(change.getHead().getDeviceId(), Uint64.unsigned(change.getHead().getDeviceSequence(), "device_sequence"), Hash.of(change.getHead().getEntryHash().bytes()));
         return change.getState() == PathState.TOMBSTONED
                 ? new Resolution.Tombstoned(change.getPath(), head, change.getConflictCount())
                 : new Resolution.Present(change.getPath(), change.getContentId(), head, change.getConflictCount());

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The console filter: Kafka's expected retries (transactions, internal topics being created) are kept off the console, nothing else is. */
 class ExpectedRetriesTest {
     static final String RETRY = "[Producer clientId=app-StreamThread-1-producer, transactionalId=app-1] Got error produce response with"
-            + " correlation id 69 on topic-partition jolt.rejected.v1-2, retrying (2147483646 attempts left). Error: ";
+            + " correlation id 69 on topic-partition jolt.rejected.v2-2, retrying (2147483646 attempts left). Error: ";
 
     final ExpectedRetries filter = new ExpectedRetries();
     final LoggerContext context = new LoggerContext();
@@ -53,10 +53,10 @@ class ExpectedRetriesTest {
 
     @Test
     void anyOtherUnknownTopicStaysVisible() {
-        assertThat(decide(ExpectedRetries.NETWORK_CLIENT, Level.WARN, METADATA + "{jolt.entries.v1=UNKNOWN_TOPIC_OR_PARTITION}"))
+        assertThat(decide(ExpectedRetries.NETWORK_CLIENT, Level.WARN, METADATA + "{jolt.entries.v2=UNKNOWN_TOPIC_OR_PARTITION}"))
                 .isEqualTo(FilterReply.NEUTRAL);
         assertThat(decide(ExpectedRetries.NETWORK_CLIENT, Level.WARN,
-                METADATA + "{app-analytics-facts-repartition=UNKNOWN_TOPIC_OR_PARTITION, jolt.entries.v1=UNKNOWN_TOPIC_OR_PARTITION}"))
+                METADATA + "{app-analytics-facts-repartition=UNKNOWN_TOPIC_OR_PARTITION, jolt.entries.v2=UNKNOWN_TOPIC_OR_PARTITION}"))
                 .isEqualTo(FilterReply.NEUTRAL);
         assertThat(decide(ExpectedRetries.NETWORK_CLIENT, Level.WARN, METADATA + "{app-analytics-facts-repartition=TOPIC_AUTHORIZATION_FAILED}"))
                 .isEqualTo(FilterReply.NEUTRAL);

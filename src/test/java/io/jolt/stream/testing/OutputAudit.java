@@ -1,5 +1,6 @@
 package io.jolt.stream.testing;
 
+import io.jolt.stream.protocol.Uint64;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.avro.ArchiveLoss;
@@ -59,13 +60,13 @@ public record OutputAudit(int inputRecords, boolean stateEqual, int stateDuplica
         ConfluentAvroSerde<ArchiveRecord> archive = new ConfluentAvroSerde<>(registry, ArchiveRecord.getClassSchema());
         raw(harness, Topics.ARCHIVE).forEach(r -> {
             ArchiveRecord a = archive.deserialize(r.topic(), r.value());
-            operations.add(dot(a.getIdentity(), a.getDeviceId(), a.getDeviceSequence(), a.getEntryHash().bytes()) + "/" + a.getKind());
+            operations.add(dot(a.getIdentity(), a.getDeviceId(), Uint64.unsigned(a.getDeviceSequence(), "device_sequence"), a.getEntryHash().bytes()) + "/" + a.getKind());
         });
         Set<String> named = new HashSet<>();
         ConfluentAvroSerde<ArchiveLoss> losses = new ConfluentAvroSerde<>(registry, ArchiveLoss.getClassSchema());
         raw(harness, Topics.ARCHIVE_LOSSES).forEach(r -> {
             ArchiveLoss l = losses.deserialize(r.topic(), r.value());
-            named.add(dot(l.getIdentity(), l.getDeviceId(), l.getDeviceSequence(), l.getEntryHash().bytes()));
+            named.add(dot(l.getIdentity(), l.getDeviceId(), Uint64.unsigned(l.getDeviceSequence(), "device_sequence"), l.getEntryHash().bytes()));
         });
         Set<String> archived = new HashSet<>();
         operations.forEach(o -> archived.add(o.substring(0, o.lastIndexOf('/'))));

@@ -90,7 +90,7 @@ public final class StreamHarness {
         return JoltService.start(config, registry, () -> new KafkaBolt(config.boltProducerProperties(), registry)).awaitRunning(Duration.ofSeconds(60));
     }
 
-    /** The final state table of jolt.state.v1, read to its end. */
+    /** The final state table of jolt.state.v2, read to its end. */
     public Map<TopologyFixture.IdentityPath, Resolution> stateTable(SchemaRegistry registry) {
         return TopologyFixture.table(readAll(Topics.STATE, new ByteArrayDeserializer(), new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema()))
                 .stream().map(ConsumerRecord::value).toList());

@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * A read-only reader of the bolt ({@code jolt.archive.v1}). It has a consumer and nothing else:
+ * A read-only reader of the bolt ({@code jolt.archive.v2}). It has a consumer and nothing else:
  * no producer, no topology, no way to write the input topics or to seed a device's writer state.
  * A replay may be read; it must never be authored from.
  */
@@ -30,12 +30,12 @@ public final class ArchiveReplay {
     private final SchemaRegistry registry;
     private long read;
 
-    /** A reader of jolt.archive.v1. */
+    /** A reader of jolt.archive.v2. */
     public ArchiveReplay(String bootstrap, SchemaRegistry registry) {
         this(bootstrap, Topics.ARCHIVE, registry);
     }
 
-    /** A reader of an archive topic under another name (a mirror of jolt.archive.v1). */
+    /** A reader of an archive topic under another name (a mirror of jolt.archive.v2). */
     public ArchiveReplay(String bootstrap, String topic, SchemaRegistry registry) {
         this.bootstrap = bootstrap;
         this.topic = topic;

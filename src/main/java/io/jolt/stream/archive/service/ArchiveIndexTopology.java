@@ -10,7 +10,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The archive service's topology: {@code jolt.archive.v1} (or a mirror of it) in, two index stores of its own out,
+ * The archive service's topology: {@code jolt.archive.v2} (or a mirror of it) in, two index stores of its own out,
  * and no sink. It reads no live topic, writes no topic but its stores' changelogs, and holds
  * locations, not entries: the archive stays the one copy of the history.
  */
@@ -24,7 +24,7 @@ public final class ArchiveIndexTopology {
 
     private ArchiveIndexTopology() {}
 
-    /** The index of {@code jolt.archive.v1}. */
+    /** The index of {@code jolt.archive.v2}. */
     public static Topology build(SchemaRegistry registry, IndexCounts counts) {
         return build(Topics.ARCHIVE, registry, counts);
     }

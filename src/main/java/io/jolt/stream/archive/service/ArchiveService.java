@@ -20,21 +20,21 @@ import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * {@code jolt archive serve}: a read-only service over the bolt. Its own Kafka Streams
- * application indexes {@code jolt.archive.v1} (exactly once, so a restart resumes from its
+ * application indexes {@code jolt.archive.v2} (exactly once, so a restart resumes from its
  * committed offsets and indexes nothing twice) and its HTTP API answers an identity's history,
  * as-of state and export by reading only that identity's operations. It writes no topic but its
  * index's changelogs; the live service neither knows nor needs it.
  */
 public final class ArchiveService implements AutoCloseable {
     /**
-     * Where and as what the service runs: {@code topic} is the archive (jolt.archive.v1, or a
+     * Where and as what the service runs: {@code topic} is the archive (jolt.archive.v2, or a
      * mirror of it under another name); {@code port} 0 picks a free one; {@code client} holds
      * settings every Kafka client of the service gets (security.protocol, sasl.*, ssl.*, ...).
      */
     public record Settings(String bootstrap, String topic, String applicationId, Path stateDir, String host, int port, Properties client) {
         public static final String DEFAULT_APPLICATION_ID = "jolt-archive";
 
-        /** jolt.archive.v1 on {@code bootstrap}, no client settings. */
+        /** jolt.archive.v2 on {@code bootstrap}, no client settings. */
         public Settings(String bootstrap, String applicationId, Path stateDir, String host, int port) {
             this(bootstrap, Topics.ARCHIVE, applicationId, stateDir, host, port, new Properties());
         }

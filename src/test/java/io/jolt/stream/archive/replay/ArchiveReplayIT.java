@@ -61,7 +61,7 @@ class ArchiveReplayIT {
             records.addAll(VectorRecords.of(kind, registry));
         }
         // Authority first, then each device's entries in sequence: no fork switch, so nothing is compacted.
-        records.sort(Comparator.comparing((VectorRecords r) -> r.topic().equals("jolt.authority.v1") ? 0 : 1)
+        records.sort(Comparator.comparing((VectorRecords r) -> r.topic().equals("jolt.authority.v2") ? 0 : 1)
                 .thenComparing(r -> r.record() instanceof Entry e ? e.sequence() : 0L, Long::compareUnsigned));
         JoltConfig config = harness.config("jolt-it-archive", StreamHarness.tempStateDir("archive"), 1);
         List<RecordMetadata> produced;

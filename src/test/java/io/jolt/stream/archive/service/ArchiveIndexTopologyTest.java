@@ -1,5 +1,6 @@
 package io.jolt.stream.archive.service;
 
+import io.jolt.stream.protocol.Uint64;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.avro.ArchiveKind;
@@ -112,8 +113,8 @@ class ArchiveIndexTopologyTest {
     }
 
     private void archived(String identity, ArchiveKind kind, Entry entry, long time) {
-        ArchiveRecord record = new ArchiveRecord(kind, identity, entry.deviceId(), entry.sequence(), AvroRecords.hash32(entry.hash()),
-                AvroRecords.entry(entry), "jolt.entries.v1", 0, 0L);
+        ArchiveRecord record = new ArchiveRecord(kind, identity, entry.deviceId(), Uint64.decimal(entry.sequence()), AvroRecords.hash32(entry.hash()),
+                AvroRecords.entry(entry), "jolt.entries.v2", 0, 0L);
         archive.pipeInput(identity, serde.serialize(Topics.ARCHIVE, record), Instant.ofEpochMilli(time));
     }
 

@@ -175,7 +175,7 @@ class ArchiveServiceIT {
         for (Compaction c : forgottenAfterEligible) {
             Set<String> hashes = new TreeSet<>();
             get("/v1/archive/identities/" + c.getIdentity() + "/history").get("operations").forEach(op -> hashes.add(op.get("entry_hash").asText()));
-            assertThat(hashes).as("%s forgot %s/%s#%d", c.getCause(), c.getIdentity(), c.getDeviceId(), c.getDeviceSequence())
+            assertThat(hashes).as("%s forgot %s/%s#%s", c.getCause(), c.getIdentity(), c.getDeviceId(), c.getDeviceSequence())
                     .contains(Hex.encode(c.getEntryHash().bytes()));
         }
     }

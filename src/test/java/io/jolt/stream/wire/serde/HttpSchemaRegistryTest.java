@@ -102,7 +102,7 @@ class HttpSchemaRegistryTest {
         assertThat(bytes[0]).isZero();
         HttpSchemaRegistry reader = new HttpSchemaRegistry(url(), HttpSchemaRegistry.Options.defaults());
         assertThat(new ConfluentAvroSerde<StateChange>(reader, StateChange.getClassSchema()).deserialize(Topics.STATE, bytes)).isEqualTo(change);
-        assertThat(calls).containsExactly("POST /subjects/jolt.state.v1-value/versions", "GET /schemas/ids/1");
+        assertThat(calls).containsExactly("POST /subjects/jolt.state.v2-value/versions", "GET /schemas/ids/1");
         assertThat(unexpected).isEmpty();
     }
 
