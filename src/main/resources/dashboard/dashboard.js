@@ -5,6 +5,8 @@
 
 const REFRESH_MS = 2000;
 const INGEST_SAMPLES = 150;
+const MINUTE = 60000;
+const HOUR = 60 * MINUTE;
 const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#475569"];
 // Values every provider has, drawn even when zero so that a chart's lines do not come and go.
 const KNOWN = {
@@ -13,9 +15,28 @@ const KNOWN = {
   compaction: ["HELD_BOUND", "FORK_SWITCH", "SUPERSEDED_RETENTION"],
   rejection: [],
 };
+// The dimensions the range's charts draw.
+const CHARTED = ["kind", "rejection", "loss", "compaction"];
+// The top-N tables, each over the range shown.
+const TABLES = ["top-identities", "top-paths", "top-devices", "top-equivocators"];
+// The ranges a reader can pick, smallest first, each in the API's windows that give it enough
+// points: minutes up to six hours (the minutes are kept two days), hours for two days (2,880
+// minutes would be more points than a chart has pixels).
+const RANGES = [
+  { name: "15m", label: "15 minutes", window: "1m", bucket: MINUTE, buckets: 15, unit: "minute" },
+  { name: "1h", label: "hour", window: "1m", bucket: MINUTE, buckets: 60, unit: "minute" },
+  { name: "6h", label: "6 hours", window: "1m", bucket: MINUTE, buckets: 360, unit: "minute" },
+  { name: "2d", label: "2 days", window: "1h", bucket: HOUR, buckets: 48, unit: "hour" },
+];
 
 const charts = {};
 const ingest = [];
+// What the charts and tables show: the range the reader picked or, until they pick one, the
+// smallest range holding all the data.
+let pickedRange = null;
+let shownRange = RANGES[0];
+// Tick labels are measured off-screen, in the font the axes draw them with.
+const measuring = document.createElement("canvas").getContext("2d");
 
 async function json(url) {
   const response = await fetch(url, { headers: { Accept: "application/json" } });
@@ -40,13 +61,61 @@ function showNumber(id, value) {
   el.textContent = value.toLocaleString("en-US");
 }
 
-/** Minute starts from the answer's range, zero-filled: [xs in seconds, values per series]. */
-function minuteGrid(answer, values, field) {
-  const minute = 60000;
-  const first = Math.floor(answer.from / minute) * minute;
-  const last = Math.floor(answer.to / minute) * minute;
+/** The windows a range draws, ending with the one holding now, as the API's from and to. */
+function spanOf(range, now) {
+  const last = Math.floor(now / range.bucket) * range.bucket;
+  return { from: last - (range.buckets - 1) * range.bucket, to: now };
+}
+
+function countsUrl(window, by, span) {
+  return "/v1/analytics/conflicts?window=" + window + "&by=" + by + "&from=" + span.from + "&to=" + span.to;
+}
+
+/** Every charted dimension's counts over a range: { kind: answer, rejection: answer, ... }. */
+async function rangeCounts(range, now) {
+  const span = spanOf(range, now);
+  const answers = await Promise.all(CHARTED.map(by => json(countsUrl(range.window, by, span))));
+  return Object.fromEntries(CHARTED.map((by, i) => [by, answers[i]]));
+}
+
+/**
+ * Whether a range's windows hold every event the totals count. The totals are read first, so
+ * while events flow the range may hold more; windows leave out events later than their grace.
+ */
+function holdsAll(counts, totals) {
+  return CHARTED.every(by => sum(counts[by].series, "events") >= sum(totals[by].series, "events"));
+}
+
+/**
+ * The range to draw and its counts. Data only ages, so the smallest range holding it never
+ * shrinks: the search starts at the range shown, and ends at the largest, which is the best
+ * there is when no range holds everything.
+ */
+async function rangeToDraw(totals, now) {
+  if (pickedRange) {
+    return { range: pickedRange, counts: await rangeCounts(pickedRange, now) };
+  }
+  for (const range of RANGES.slice(RANGES.indexOf(shownRange))) {
+    const counts = await rangeCounts(range, now);
+    if (holdsAll(counts, totals) || range === RANGES[RANGES.length - 1]) {
+      return { range: range, counts: counts };
+    }
+  }
+}
+
+function showRange(range) {
+  shownRange = range;
+  document.getElementById("range").value = range.name;
+  document.querySelectorAll(".unit").forEach(el => { el.textContent = range.unit; });
+  document.querySelectorAll(".range-label").forEach(el => { el.textContent = "last " + range.label; });
+}
+
+/** Window starts across the answer's range, zero-filled: [xs in seconds, values per series]. */
+function windowGrid(answer, range, values, field) {
+  const first = Math.floor(answer.from / range.bucket) * range.bucket;
+  const last = Math.floor(answer.to / range.bucket) * range.bucket;
   const xs = [];
-  for (let t = first; t <= last; t += minute) {
+  for (let t = first; t <= last; t += range.bucket) {
     xs.push(t / 1000);
   }
   const index = new Map(xs.map((x, i) => [x * 1000, i]));
@@ -74,6 +143,18 @@ function sourceLink(id, href) {
   document.querySelector("#" + id + " a.source").href = href;
 }
 
+/**
+ * A y axis's width from its widest tick label, so that no label is cut at the chart's edge
+ * (uPlot's default is a fixed 50 px, which cuts "10,000" to "0,000").
+ */
+function tickLabelsWidth(plot, values, axisIndex) {
+  const axis = plot.axes[axisIndex];
+  measuring.font = axis.font[0];
+  const widest = Math.max(0, ...(values || []).map(v => measuring.measureText(v).width / uPlot.pxRatio));
+  // A pixel to spare for anti-aliasing at the canvas's edge.
+  return Math.ceil(axis.ticks.size + axis.gap + widest + 1);
+}
+
 /** Creates the chart, or recreates it when its series changed; then sets its data. */
 function draw(id, labels, data, options) {
   const el = document.getElementById(id);
@@ -85,12 +166,13 @@ function draw(id, labels, data, options) {
     }
     const series = [{}].concat(labels.map((label, i) => Object.assign(
         { label: label, stroke: COLORS[i % COLORS.length], width: 1.5, points: { size: 4 } }, (options.series || {})[label] || {})));
+    const axes = (options.axes || [{}, {}]).map((axis, i) => i === 0 ? axis : Object.assign({ size: tickLabelsWidth }, axis));
     const plot = new uPlot({
       width: Math.max(el.clientWidth - 16, 280),
       height: 200,
       series: series,
       scales: Object.assign({ x: { time: true } }, options.scales || {}),
-      axes: options.axes || [{}, {}],
+      axes: axes,
       cursor: { drag: { x: false, y: false } },
       legend: { live: false },
     }, data, el);
@@ -110,26 +192,23 @@ function draw(id, labels, data, options) {
   el.dataset.points = String(drawn);
 }
 
-async function minuteChart(id, by, onClick) {
-  const url = "/v1/analytics/conflicts?window=1m&by=" + by;
-  const answer = await json(url);
-  const values = valuesOf(by, answer);
-  const [xs, columns] = minuteGrid(answer, values, "events");
-  sourceLink(id, url + "&from=" + answer.from + "&to=" + answer.to);
+function rangeChart(id, range, answer, onClick) {
+  const values = valuesOf(answer.by, answer);
+  const [xs, columns] = windowGrid(answer, range, values, "events");
+  sourceLink(id, countsUrl(answer.window, answer.by, answer));
   draw(id, values, [xs].concat(columns), { onClick: onClick });
-  return answer;
 }
 
-function clockChart(kinds) {
+function clockChart(range, kinds) {
   const values = valuesOf("kind", kinds);
-  const [xs, events] = minuteGrid(kinds, values, "events");
-  const [, sensitive] = minuteGrid(kinds, values, "clock_sensitive");
+  const [xs, events] = windowGrid(kinds, range, values, "events");
+  const [, sensitive] = windowGrid(kinds, range, values, "clock_sensitive");
   const share = xs.map((_, i) => {
     const all = events.reduce((n, ys) => n + ys[i], 0);
     return all === 0 ? null : 100 * sensitive.reduce((n, ys) => n + ys[i], 0) / all;
   });
-  sourceLink("chart-clock", "/v1/analytics/conflicts?window=1m&by=kind&from=" + kinds.from + "&to=" + kinds.to);
-  // Points always: a share exists only in minutes with conflicts, and a lone minute has no line to draw.
+  sourceLink("chart-clock", countsUrl(kinds.window, "kind", kinds));
+  // Points always: a share exists only in windows with conflicts, and a lone window has no line to draw.
   draw("chart-clock", ["clock sensitive %"], [xs, share], {
     series: { "clock sensitive %": { points: { show: true, size: 6, fill: COLORS[0] } } },
     scales: { y: { range: [0, 100] } },
@@ -154,94 +233,131 @@ async function ingestChart() {
   return sample;
 }
 
-/** The identity a dimension's value belongs to (devices are identity/device_id), or null for paths. */
-function identityOf(what, value) {
-  if (what === "identities") {
-    return value;
-  }
+/**
+ * What a table's row names, and the identity it belongs to (null for paths). The API names a
+ * device identity/device_id, since device ids are scoped by their identity; the row shows the
+ * device id, and the identity on hover and in the link.
+ */
+function nameOf(what, value) {
   if (what === "devices" || what === "equivocators") {
-    return value.substring(0, value.indexOf("/"));
+    const slash = value.indexOf("/");
+    return { text: value.substring(slash + 1), identity: value.substring(0, slash) };
   }
-  return null;
+  return { text: value, identity: what === "identities" ? value : null };
+}
+
+function nameCell(what, value) {
+  const name = nameOf(what, value);
+  const label = document.createElement(name.identity === null ? "span" : "a");
+  label.textContent = name.text;
+  if (name.identity !== null) {
+    label.href = "/v1/identities/" + encodeURIComponent(name.identity) + "/conflicts";
+    label.title = name.identity;
+  }
+  const cell = document.createElement("td");
+  cell.appendChild(label);
+  return cell;
 }
 
 function fillTable(id, what, ranked) {
   const el = document.getElementById(id);
-  const body = el.querySelector("tbody");
-  body.replaceChildren(...ranked.map(r => {
+  el.querySelector("tbody").replaceChildren(...ranked.map(r => {
     const row = document.createElement("tr");
-    const name = document.createElement("td");
-    const identity = identityOf(what, r.value);
-    const label = identity === null ? document.createElement("span") : document.createElement("a");
-    if (identity !== null) {
-      label.href = "/v1/identities/" + encodeURIComponent(identity) + "/conflicts";
-    }
-    label.textContent = r.value;
-    name.appendChild(label);
     const events = document.createElement("td");
     events.textContent = r.events.toLocaleString("en-US");
     const sensitive = document.createElement("td");
     sensitive.textContent = r.clock_sensitive ? r.clock_sensitive.toLocaleString("en-US") : "";
-    row.append(name, events, sensitive);
+    row.append(nameCell(what, r.value), events, sensitive);
     return row;
   }));
   el.dataset.rows = String(ranked.length);
 }
 
-async function topTable(id) {
-  const what = document.getElementById(id).dataset.what;
-  const answer = await json("/v1/analytics/top?window=1h&n=10&what=" + what);
-  fillTable(id, what, answer.top);
+function topUrl(window, what, span) {
+  return "/v1/analytics/top?window=" + window + "&n=10&what=" + what + "&from=" + span.from + "&to=" + span.to;
 }
 
-async function drill(minuteStart) {
-  const answer = await json("/v1/analytics/top?window=1m&n=20&what=identities&from=" + minuteStart + "&to=" + minuteStart);
-  document.getElementById("drill-minute").textContent = new Date(minuteStart).toLocaleTimeString("en-GB");
+async function topAnswers(range, now) {
+  return Promise.all(TABLES.map(id => json(topUrl(range.window, document.getElementById(id).dataset.what, spanOf(range, now)))));
+}
+
+function topTable(id, answer) {
+  sourceLink(id, topUrl(answer.window, answer.what, answer));
+  fillTable(id, answer.what, answer.top);
+}
+
+/** Lists the identities behind a window of the conflicts chart, in the windows the chart is drawn in. */
+async function drill(windowStart) {
+  const range = shownRange;
+  const answer = await json("/v1/analytics/top?window=" + range.window + "&n=20&what=identities&from=" + windowStart + "&to=" + windowStart);
+  const start = new Date(windowStart);
+  document.getElementById("drill-minute").textContent = range.unit === "hour"
+      ? start.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : start.toLocaleTimeString("en-GB");
   fillTable("drill", "identities", answer.top);
 }
 
-async function totals() {
-  const [kinds, rejections, losses, compactions] = await Promise.all(
-      ["kind", "rejection", "loss", "compaction"].map(by => json("/v1/analytics/conflicts?window=total&by=" + by)));
-  showNumber("n-conflicts", sum(kinds.series, "events"));
-  showNumber("n-clock-sensitive", sum(kinds.series, "clock_sensitive"));
-  showNumber("n-equivocations", eventsOf(kinds.series, "EQUIVOCATION"));
-  showNumber("n-authority-forks", eventsOf(kinds.series, "AUTHORITY_FORK"));
-  showNumber("n-rejections", sum(rejections.series, "events"));
-  showNumber("n-losses", eventsOf(losses.series, "LOST"));
-  showNumber("n-degraded", eventsOf(losses.series, "DEGRADED_DURABILITY"));
-  showNumber("n-compactions", sum(compactions.series, "events"));
-  return kinds.instances;
+/** Every charted dimension's running totals: { kind: answer, rejection: answer, ... }. */
+async function totalCounts() {
+  const answers = await Promise.all(CHARTED.map(by => json("/v1/analytics/conflicts?window=total&by=" + by)));
+  return Object.fromEntries(CHARTED.map((by, i) => [by, answers[i]]));
+}
+
+function showTotals(totals) {
+  showNumber("n-conflicts", sum(totals.kind.series, "events"));
+  showNumber("n-clock-sensitive", sum(totals.kind.series, "clock_sensitive"));
+  showNumber("n-equivocations", eventsOf(totals.kind.series, "EQUIVOCATION"));
+  showNumber("n-authority-forks", eventsOf(totals.kind.series, "AUTHORITY_FORK"));
+  showNumber("n-rejections", sum(totals.rejection.series, "events"));
+  showNumber("n-losses", eventsOf(totals.loss.series, "LOST"));
+  showNumber("n-degraded", eventsOf(totals.loss.series, "DEGRADED_DURABILITY"));
+  showNumber("n-compactions", sum(totals.compaction.series, "events"));
 }
 
 async function refresh() {
   const status = document.getElementById("status");
+  const picked = pickedRange;
   try {
-    const [instances, kinds, pipeline] = await Promise.all([
-      totals(),
-      minuteChart("chart-kinds", "kind", drill),
-      ingestChart(),
-      minuteChart("chart-rejections", "rejection"),
-      minuteChart("chart-losses", "loss"),
-      minuteChart("chart-compactions", "compaction"),
-      topTable("top-identities"),
-      topTable("top-paths"),
-      topTable("top-devices"),
-      topTable("top-equivocators"),
-    ]);
-    clockChart(kinds);
+    const [pipeline, totals] = await Promise.all([ingestChart(), totalCounts()]);
+    // The service's clock, not the browser's, places the range: the windows are the service's.
+    const now = pipeline.time;
+    const { range, counts } = await rangeToDraw(totals, now);
+    const tops = await topAnswers(range, now);
+    // A range picked meanwhile is drawn by the refresh its pick started; this one would draw the old range over it.
+    if (picked === pickedRange) {
+      showRange(range);
+      rangeChart("chart-kinds", range, counts.kind, drill);
+      clockChart(range, counts.kind);
+      rangeChart("chart-rejections", range, counts.rejection);
+      rangeChart("chart-losses", range, counts.loss);
+      rangeChart("chart-compactions", range, counts.compaction);
+      TABLES.forEach((id, i) => topTable(id, tops[i]));
+    }
+    showTotals(totals);
     showNumber("n-verified", pipeline.verified_entries);
     showNumber("n-lag", pipeline.input_lag);
     status.textContent = "updated " + new Date(pipeline.time).toLocaleTimeString("en-GB") + " · "
-        + instances + (instances === 1 ? " instance" : " instances");
+        + totals.kind.instances + (totals.kind.instances === 1 ? " instance" : " instances");
     status.classList.remove("failing");
   } catch (e) {
     status.textContent = "not updated: " + e.message + " (retrying)";
     status.classList.add("failing");
   } finally {
     document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
-    setTimeout(refresh, REFRESH_MS);
   }
+}
+
+async function poll() {
+  await refresh();
+  setTimeout(poll, REFRESH_MS);
+}
+
+function rangeSelector() {
+  const select = document.getElementById("range");
+  select.replaceChildren(...RANGES.map(r => new Option(r.label, r.name)));
+  select.addEventListener("change", () => {
+    pickedRange = RANGES.find(r => r.name === select.value);
+    refresh();
+  });
 }
 
 window.addEventListener("resize", () => Object.keys(charts).forEach(id => {
@@ -249,4 +365,5 @@ window.addEventListener("resize", () => Object.keys(charts).forEach(id => {
   charts[id].plot.setSize({ width: Math.max(el.clientWidth - 16, 280), height: 200 });
 }));
 
-refresh();
+rangeSelector();
+poll();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.protocol.DeviceId;
+import io.jolt.stream.protocol.IdentityId;
 import io.jolt.stream.service.JoltNode;
 import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.Executables;
@@ -30,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.logging.Level;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,6 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -45,13 +49,17 @@ import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The dashboard in a real browser (headless Chromium, Debian's chromium and chromium-driver)
- * against a service on a real broker fed by the demo's workload while the page is open: it
- * updates by itself, every chart draws points, every number shown is the API's, the tables
- * link to the identities' conflicts, a click on a minute shows the identities behind it, all
- * of it is served by the service itself, and the browser's console stays free of errors.
+ * against a service on a real broker fed, while the page is open, a little data stamped twenty
+ * minutes ago and then the demo's workload: it updates by itself, shows the smallest range
+ * holding the data and redraws over the range a reader picks, every chart draws points, no tick
+ * label is cut at a chart's edge, every number shown is the API's, the tables name devices by
+ * their ids and link to the identities' conflicts, a click on a minute shows the identities
+ * behind it, all of it is served by the service itself, and the browser's console stays free of
+ * errors.
  */
 @ExtendWith(RealKafka.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -60,6 +68,8 @@ class DashboardIT {
     static final String APP = "jolt-it-dashboard";
     static final List<String> CHARTS = List.of("chart-kinds", "chart-clock", "chart-rejections", "chart-losses", "chart-compactions", "chart-ingest");
     static final String INSTALL = "install Chromium and its driver (Debian: apt-get install chromium chromium-driver)";
+    /** How long before the workload the earlier data is stamped: past the smallest range (15 minutes), within the next (an hour). */
+    static final Duration EARLIER = Duration.ofMinutes(20);
     final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
     JoltNode node;
     ChromeDriver browser;
@@ -77,16 +87,30 @@ class DashboardIT {
         await("the first refresh", () -> refreshes() >= 1);
         refreshesBeforeIngest = refreshes();
 
-        Workload.Generated workload = Workload.generate(new Workload.Shape(150, 3, 10, 21), n -> { });
-        List<Object> records = new ArrayList<>(workload.authority());
-        records.addAll(workload.entries());
-        harness.produce(VectorRecords.ofRecords(records, registry));
+        // Four identities, the fourth with bad records, counted in full before the workload: later
+        // records would make these late for their minutes, which would then leave them out.
+        long earlier = System.currentTimeMillis() - EARLIER.toMillis();
+        harness.produceRaw(stampedAt(earlier, VectorRecords.ofRecords(records(Workload.generate(new Workload.Shape(4, 3, 10, 22), n -> { })), registry)));
+        harness.awaitProcessed(APP, Duration.ofSeconds(120));
+        await("the earlier counts settled", this::countsSettled);
+
+        harness.produce(VectorRecords.ofRecords(records(Workload.generate(new Workload.Shape(150, 3, 10, 21), n -> { })), registry));
         harness.awaitProcessed(APP, Duration.ofSeconds(120));
         await("the counts settled", this::countsSettled);
         await("the page caught up with the API", () -> shownEqualsApi().isEmpty());
         Path screenshot = Path.of("target", "dashboard.png");
         Files.createDirectories(screenshot.getParent());
         Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), screenshot, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    static List<Object> records(Workload.Generated workload) {
+        List<Object> records = new ArrayList<>(workload.authority());
+        records.addAll(workload.entries());
+        return records;
+    }
+
+    static List<ProducerRecord<String, byte[]>> stampedAt(long timestamp, List<VectorRecords> records) {
+        return records.stream().map(r -> new ProducerRecord<>(r.topic(), null, timestamp, r.key(), r.value())).toList();
     }
 
     static ChromeDriver chromium() {
@@ -131,6 +155,52 @@ class DashboardIT {
     }
 
     @Test
+    void theRangeShownIsTheSmallestHoldingAllTheData() throws Exception {
+        Select range = new Select(browser.findElement(By.id("range")));
+        assertThat(range.getOptions()).extracting(o -> o.getAttribute("value")).containsExactly("15m", "1h", "6h", "2d");
+        // Opened before any data, the page followed it: fifteen minutes do not hold data from twenty minutes ago, an hour does.
+        assertThat(range.getFirstSelectedOption().getAttribute("value")).isEqualTo("1h");
+        assertThat(windows("chart-kinds")).isEqualTo(new Windows(60, Duration.ofMinutes(1)));
+    }
+
+    @Test
+    void aPageOpenedOnTheDataStartsOnTheSmallestRangeHoldingItAndRedrawsOverTheRangePicked() throws Exception {
+        String dashboard = browser.getWindowHandle();
+        browser.switchTo().newWindow(WindowType.TAB).get(node.baseUrl() + "/dashboard");
+        try {
+            await("the new page's first refresh", () -> refreshes() >= 1);
+            Select range = new Select(browser.findElement(By.id("range")));
+            assertThat(range.getFirstSelectedOption().getAttribute("value")).isEqualTo("1h");
+            assertThat(windows("chart-kinds")).isEqualTo(new Windows(60, Duration.ofMinutes(1)));
+
+            range.selectByValue("2d");
+            await("2 days drawn, by the hour", () -> windows("chart-rejections").equals(new Windows(48, Duration.ofHours(1))));
+            assertThat(browser.findElement(By.cssSelector("#chart-kinds figcaption")).getText()).startsWith("Conflicts per hour");
+
+            range.selectByValue("15m");
+            await("15 minutes drawn", () -> windows("chart-rejections").equals(new Windows(15, Duration.ofMinutes(1))));
+            assertThat(browser.findElement(By.cssSelector("#top-devices small")).getText()).isEqualTo("last 15 minutes");
+            // Picked, a range stays, though it does not hold the earlier data: the page follows the data only until a reader picks.
+            int picked = refreshes();
+            await("two refreshes since the pick", () -> refreshes() >= picked + 2);
+            assertThat(range.getFirstSelectedOption().getAttribute("value")).isEqualTo("15m");
+            assertThat(windows("chart-rejections")).isEqualTo(new Windows(15, Duration.ofMinutes(1)));
+        } finally {
+            browser.close();
+            browser.switchTo().window(dashboard);
+        }
+    }
+
+    @Test
+    void noTickLabelIsCutAtAChartsEdge() {
+        for (String chart : CHARTS) {
+            assertThat(textCutByTheCanvas(chart, 1)).as(chart + ": text drawn past the canvas's edges").isEmpty();
+        }
+        // Counts in the tens of millions: the widest labels the axis has to make room for.
+        assertThat(textCutByTheCanvas("chart-rejections", 100_000)).as("tick labels of tens of millions").isEmpty();
+    }
+
+    @Test
     void aScreenshotIsWrittenUnderTarget() throws Exception {
         assertThat(Files.size(Path.of("target", "dashboard.png"))).isGreaterThan(10_000);
     }
@@ -143,19 +213,29 @@ class DashboardIT {
     }
 
     @Test
-    void theTopTablesAreTheApisAndLinkToTheIdentitiesConflicts() throws Exception {
+    void theTopTablesAreTheApisOverTheRangeShown() throws Exception {
         for (String what : List.of("identities", "paths", "devices", "equivocators")) {
-            JsonNode top = api("/v1/analytics/top?window=1h&n=10&what=" + what).get("top");
+            JsonNode top = api(source("top-" + what)).get("top");
             await(what + " table", () -> rows("top-" + what).size() == top.size());
-            Map<String, String> expected = new LinkedHashMap<>();
-            top.forEach(r -> expected.put(r.get("value").asText(), String.format("%,d", r.get("events").asLong())));
+            List<Row> expected = new ArrayList<>();
+            top.forEach(r -> expected.add(Row.of(what, r.get("value").asText(), r.get("events").asLong())));
             assertThat(rows("top-" + what)).as(what).isEqualTo(expected).isNotEmpty();
         }
-        @SuppressWarnings("unchecked")
-        List<String> first = (List<String>) js().executeScript("const a = document.querySelector('#top-devices tbody tr a'); return [a.textContent, a.href];");
-        String identity = first.get(0).substring(0, first.get(0).indexOf('/'));
-        assertThat(first.get(1)).isEqualTo(node.baseUrl() + "/v1/identities/" + identity + "/conflicts");
-        HttpResponse<String> conflicts = http.send(HttpRequest.newBuilder(URI.create(first.get(1))).build(),
+    }
+
+    @Test
+    void deviceColumnsShowDeviceIdsWithTheirIdentityOnHoverAndLinkToItsConflicts() throws Exception {
+        for (String table : List.of("top-devices", "top-equivocators")) {
+            assertThat(rows(table)).as(table).isNotEmpty().allSatisfy(row -> {
+                assertThat(DeviceId.isValid(row.name())).as(row + " names a device id").isTrue();
+                assertThat(IdentityId.isWellFormed(row.title())).as(row + " has its identity on hover").isTrue();
+            });
+            assertThat(links(table)).as(table).isNotEmpty()
+                    .allSatisfy(link -> assertThat(link.href()).isEqualTo(node.baseUrl() + "/v1/identities/" + link.title() + "/conflicts"));
+        }
+        String identity = rows("top-devices").get(0).title();
+        String first = node.baseUrl() + "/v1/identities/" + identity + "/conflicts";
+        HttpResponse<String> conflicts = http.send(HttpRequest.newBuilder(URI.create(first)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(conflicts.statusCode()).isEqualTo(200);
         assertThat(conflicts.body()).contains(identity);
@@ -183,8 +263,8 @@ class DashboardIT {
         assertThat(behind.size()).isPositive();
         await("the identities behind the minute", () -> rows("drill").size() == behind.size(),
                 () -> browser.findElement(By.id("drill-minute")).getText() + " / " + browser.findElement(By.id("status")).getText() + " / " + busiest);
-        Map<String, String> expected = new LinkedHashMap<>();
-        behind.forEach(r -> expected.put(r.get("value").asText(), String.format("%,d", r.get("events").asLong())));
+        List<Row> expected = new ArrayList<>();
+        behind.forEach(r -> expected.add(Row.of("identities", r.get("value").asText(), r.get("events").asLong())));
         assertThat(rows("drill")).isEqualTo(expected);
     }
 
@@ -226,10 +306,12 @@ class DashboardIT {
         return differing;
     }
 
+    /** Conflicts and rejections counted, and no longer changing, with no input left to process. */
     boolean countsSettled() throws Exception {
-        Map<String, Long> before = totals("kind");
+        List<Map<String, Long>> before = List.of(totals("kind"), totals("rejection"));
         Thread.sleep(1500);
-        return !before.isEmpty() && before.equals(totals("kind")) && api("/v1/analytics/pipeline").get("input_lag").asLong() == 0;
+        return before.stream().noneMatch(Map::isEmpty) && before.equals(List.of(totals("kind"), totals("rejection")))
+                && api("/v1/analytics/pipeline").get("input_lag").asLong() == 0;
     }
 
     Map<String, Long> totals(String by) throws Exception {
@@ -255,15 +337,84 @@ class DashboardIT {
         return JSON.readTree(r.body());
     }
 
-    /** A table's rows: the value shown and its events, as the page formats them (read at once: the page replaces them as it refreshes). */
-    Map<String, String> rows(String table) {
+    /** A table's row: the name shown, its events as the page formats them, and the name's title (null without). */
+    record Row(String name, String events, String title) {
+        /** The row of a top-N value as the page shows it: a device (identity/device_id) by its id with its identity on hover, an identity with itself. */
+        static Row of(String what, String value, long events) {
+            String count = String.format("%,d", events);
+            int slash = value.indexOf('/');
+            return switch (what) {
+                case "devices", "equivocators" -> new Row(value.substring(slash + 1), count, value.substring(0, slash));
+                case "identities" -> new Row(value, count, value);
+                default -> new Row(value, count, null);
+            };
+        }
+    }
+
+    /** A table's rows (read at once: the page replaces them as it refreshes). */
+    List<Row> rows(String table) {
         @SuppressWarnings("unchecked")
-        List<List<String>> rows = (List<List<String>>) js().executeScript(
-                "return [...document.querySelectorAll('#' + arguments[0] + ' tbody tr')].map(tr => [tr.cells[0].textContent, tr.cells[1].textContent]);",
-                table);
-        Map<String, String> out = new LinkedHashMap<>();
-        rows.forEach(r -> out.put(r.get(0), r.get(1)));
-        return out;
+        List<List<String>> rows = (List<List<String>>) js().executeScript("""
+                return [...document.querySelectorAll('#' + arguments[0] + ' tbody tr')].map(tr => {
+                  const name = tr.cells[0].firstElementChild;
+                  return [name.textContent, tr.cells[1].textContent, name.title || null];
+                });
+                """, table);
+        return rows.stream().map(r -> new Row(r.get(0), r.get(1), r.get(2))).toList();
+    }
+
+    record Link(String title, String href) {}
+
+    /** The links of a table's rows. */
+    List<Link> links(String table) {
+        @SuppressWarnings("unchecked")
+        List<List<String>> links = (List<List<String>>) js().executeScript(
+                "return [...document.querySelectorAll('#' + arguments[0] + ' tbody tr a')].map(a => [a.title, a.href]);", table);
+        return links.stream().map(l -> new Link(l.get(0), l.get(1))).toList();
+    }
+
+    /** The API answer a chart or table shows, as its title links to it. */
+    String source(String id) {
+        return browser.findElement(By.cssSelector("#" + id + " a.source")).getDomAttribute("href");
+    }
+
+    /** How many windows a chart draws, and their size. */
+    record Windows(int count, Duration size) {}
+
+    Windows windows(String chart) {
+        @SuppressWarnings("unchecked")
+        List<Number> xs = (List<Number>) js().executeScript("const xs = charts[arguments[0]].plot.data[0]; return [xs.length, xs[1] - xs[0]];", chart);
+        return new Windows(xs.get(0).intValue(), Duration.ofSeconds(xs.get(1).longValue()));
+    }
+
+    /**
+     * The text a chart draws past its canvas's edges, redrawn with its counts times {@code scale}
+     * (then redrawn as it was). uPlot draws ticks and axis titles on the canvas, so each fillText
+     * is caught and its box, as measured and transformed, compared with the canvas.
+     */
+    @SuppressWarnings("unchecked")
+    List<String> textCutByTheCanvas(String chart, long scale) {
+        return (List<String>) js().executeScript("""
+                const plot = charts[arguments[0]].plot, scale = arguments[1], ctx = plot.ctx, canvas = ctx.canvas;
+                const cut = [];
+                ctx.fillText = (text, x, y) => {
+                  const m = ctx.measureText(text), t = ctx.getTransform();
+                  const xs = [x - m.actualBoundingBoxLeft, x + m.actualBoundingBoxRight], ys = [y - m.actualBoundingBoxAscent, y + m.actualBoundingBoxDescent];
+                  const corners = xs.flatMap(cx => ys.map(cy => t.transformPoint(new DOMPoint(cx, cy))));
+                  if (corners.some(p => p.x < 0 || p.y < 0 || p.x > canvas.width || p.y > canvas.height)) {
+                    cut.push(text);
+                  }
+                  CanvasRenderingContext2D.prototype.fillText.call(ctx, text, x, y);
+                };
+                const data = plot.data;
+                try {
+                  plot.batch(() => plot.setData(data.map((ys, i) => i === 0 ? ys : ys.map(y => y === null ? null : y * scale))));
+                } finally {
+                  delete ctx.fillText;
+                  plot.batch(() => plot.setData(data));
+                }
+                return cut;
+                """, chart, scale);
     }
 
     String shown(String id) {
