@@ -5,7 +5,8 @@
 
 const REFRESH_MS = 2000;
 const INGEST_SAMPLES = 150;
-const MINUTE = 60000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#475569"];
 // Values every provider has, drawn even when zero so that a chart's lines do not come and go.
@@ -20,9 +21,11 @@ const CHARTED = ["kind", "rejection", "loss", "compaction"];
 // The top-N tables, each over the range shown.
 const TABLES = ["top-identities", "top-paths", "top-devices", "top-equivocators"];
 // The ranges a reader can pick, smallest first, each in the API's windows that give it enough
-// points: minutes up to six hours (the minutes are kept two days), hours for two days (2,880
-// minutes would be more points than a chart has pixels).
+// points: ten seconds for five minutes (a demo's whole run; they are kept an hour), minutes up to
+// six hours (kept two days), hours for two days (2,880 minutes would be more points than a chart
+// has pixels).
 const RANGES = [
+  { name: "5m", label: "5 minutes", window: "10s", bucket: 10 * SECOND, buckets: 30, unit: "10 seconds" },
   { name: "15m", label: "15 minutes", window: "1m", bucket: MINUTE, buckets: 15, unit: "minute" },
   { name: "1h", label: "hour", window: "1m", bucket: MINUTE, buckets: 60, unit: "minute" },
   { name: "6h", label: "6 hours", window: "1m", bucket: MINUTE, buckets: 360, unit: "minute" },

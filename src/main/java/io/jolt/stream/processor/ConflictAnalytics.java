@@ -27,11 +27,13 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KGroupedStream;
+import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.slf4j.Logger;
@@ -41,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * The conflict analytics, in the Kafka Streams DSL: every record of the conflicts, rejected,
  * archive-losses and compactions topics becomes facts ({@link Facts}), repartitioned by fact key
  * (so each value is counted by one task, which makes cross-instance top-N exact), and counted
- * per minute, per hour and in total in queryable stores; every count's update goes to
- * jolt.analytics.v1 for warehouses.
+ * per ten seconds, minute, hour and in total in queryable stores; every count's update but the
+ * ten seconds' goes to jolt.analytics.v1 for warehouses.
  */
 final class ConflictAnalytics {
     private static final Logger LOG = LoggerFactory.getLogger(ConflictAnalytics.class);
@@ -57,11 +59,14 @@ final class ConflictAnalytics {
                 .merge(facts(builder, registry, Topics.COMPACTIONS, Compaction.getClassSchema(), (Compaction c) -> Facts.of(c)), Named.as("analytics-merge-compactions"));
         KGroupedStream<String, Tally> grouped = facts.groupByKey(Grouped.with("analytics-facts", Serdes.String(), TALLY));
         ConfluentAvroSerde<ConflictAggregate> aggregates = new ConfluentAvroSerde<>(registry, ConflictAggregate.getClassSchema());
-        for (AnalyticsWindow window : List.of(AnalyticsWindow.MINUTE, AnalyticsWindow.HOUR)) {
-            grouped.windowedBy(TimeWindows.ofSizeAndGrace(window.size(), window.grace()))
+        for (AnalyticsWindow window : List.of(AnalyticsWindow.TEN_SECONDS, AnalyticsWindow.MINUTE, AnalyticsWindow.HOUR)) {
+            KTable<Windowed<String>, Tally> counts = grouped.windowedBy(TimeWindows.ofSizeAndGrace(window.size(), window.grace()))
                     .reduce(Tally::plus, Named.as(window.storeName() + "-count"), Materialized.<String, Tally, WindowStore<Bytes, byte[]>>as(window.storeName())
-                            .withKeySerde(Serdes.String()).withValueSerde(TALLY).withRetention(window.retention()))
-                    .toStream(Named.as(window.storeName() + "-updates"))
+                            .withKeySerde(Serdes.String()).withValueSerde(TALLY).withRetention(window.retention()));
+            if (!window.isPublished()) {
+                continue;
+            }
+            counts.toStream(Named.as(window.storeName() + "-updates"))
                     .filter((key, tally) -> tally != null, Named.as(window.storeName() + "-counts"))
                     .map((key, tally) -> aggregate(window, key.window().start(), key.window().end(), key.key(), tally), Named.as(window.storeName() + "-aggregate"))
                     .to(Topics.ANALYTICS, Produced.with(Serdes.String(), aggregates).withName(window.storeName() + "-sink"));

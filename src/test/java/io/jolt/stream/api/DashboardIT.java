@@ -68,7 +68,7 @@ class DashboardIT {
     static final String APP = "jolt-it-dashboard";
     static final List<String> CHARTS = List.of("chart-kinds", "chart-clock", "chart-rejections", "chart-losses", "chart-compactions", "chart-ingest");
     static final String INSTALL = "install Chromium and its driver (Debian: apt-get install chromium chromium-driver)";
-    /** How long before the workload the earlier data is stamped: past the smallest range (15 minutes), within the next (an hour). */
+    /** How long before the workload the earlier data is stamped: past the two smallest ranges (5 and 15 minutes), within the next (an hour). */
     static final Duration EARLIER = Duration.ofMinutes(20);
     final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
     JoltNode node;
@@ -157,8 +157,8 @@ class DashboardIT {
     @Test
     void theRangeShownIsTheSmallestHoldingAllTheData() throws Exception {
         Select range = new Select(browser.findElement(By.id("range")));
-        assertThat(range.getOptions()).extracting(o -> o.getAttribute("value")).containsExactly("15m", "1h", "6h", "2d");
-        // Opened before any data, the page followed it: fifteen minutes do not hold data from twenty minutes ago, an hour does.
+        assertThat(range.getOptions()).extracting(o -> o.getAttribute("value")).containsExactly("5m", "15m", "1h", "6h", "2d");
+        // Opened before any data, the page followed it: five and fifteen minutes do not hold data from twenty minutes ago, an hour does.
         assertThat(range.getFirstSelectedOption().getAttribute("value")).isEqualTo("1h");
         assertThat(windows("chart-kinds")).isEqualTo(new Windows(60, Duration.ofMinutes(1)));
     }
@@ -176,6 +176,10 @@ class DashboardIT {
             range.selectByValue("2d");
             await("2 days drawn, by the hour", () -> windows("chart-rejections").equals(new Windows(48, Duration.ofHours(1))));
             assertThat(browser.findElement(By.cssSelector("#chart-kinds figcaption")).getText()).startsWith("Conflicts per hour");
+
+            range.selectByValue("5m");
+            await("5 minutes drawn, by ten seconds", () -> windows("chart-rejections").equals(new Windows(30, Duration.ofSeconds(10))));
+            assertThat(browser.findElement(By.cssSelector("#chart-kinds figcaption")).getText()).startsWith("Conflicts per 10 seconds");
 
             range.selectByValue("15m");
             await("15 minutes drawn", () -> windows("chart-rejections").equals(new Windows(15, Duration.ofMinutes(1))));
