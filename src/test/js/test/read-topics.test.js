@@ -1,13 +1,15 @@
 'use strict'
-// Offline checks of read-topics.js (no broker here): the decimal decoding, and the whole decode
-// path on a record batch the Java client wrote with LZ4 (fixtures/Lz4BatchFixture.java), through
-// the real registry client against a stub registry on the loopback.
+// Offline checks of read-topics.js (no broker here): the decimal decoding, the whole decode path on
+// a record batch the Java client wrote with LZ4 (fixtures/Lz4BatchFixture.java), through the real
+// registry client against a stub registry on the loopback, and the LZ4 codec on a frame of several
+// blocks. ThirdPartyReaderIT runs them (`node --test`) and then the reader against a real broker.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const http = require('node:http')
 const fs = require('node:fs')
 const path = require('node:path')
-const { decimalString, registryClient, pick, TopicSummary, options } = require('../read-topics')
+const crypto = require('node:crypto')
+const { decimalString, registryClient, pick, TopicSummary, useLz4, options } = require('../read-topics')
 
 test('decimal bytes decode to the exact integer, two\'s complement, minimal or not', () => {
   const hex = h => Buffer.from(h, 'hex')
@@ -56,9 +58,8 @@ test('a Java-written LZ4 batch decodes exactly; a uint64 long fails or turns neg
   await new Promise(r => server.listen(0, '127.0.0.1', r))
   t.after(() => server.close())
 
-  // kafkajs's own record-batch decoder, with the codec read-topics.js registers.
-  const { CompressionTypes, CompressionCodecs } = require('kafkajs')
-  CompressionCodecs[CompressionTypes.LZ4] = new (require('kafkajs-lz4'))().codec
+  // kafkajs's own record-batch decoder, with the LZ4 codec read-topics.js registers.
+  useLz4()
   const Decoder = require('kafkajs/src/protocol/decoder')
   const decodeBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder')
   const { records } = await decodeBatch(new Decoder(Buffer.from(fixture.batch, 'base64')))
@@ -88,4 +89,18 @@ test('a Java-written LZ4 batch decodes exactly; a uint64 long fails or turns neg
   assert.deepEqual(out.fields['heads.created_at'].values, ['0', '9007199254740993'])
   assert.equal(out.ok, false) // the failed legacy value
   assert.deepEqual(out.problems, ['1 values did not decode'])
+})
+
+test('a Java-written LZ4 frame of several blocks, stored and compressed, decompresses exactly', async () => {
+  const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'lz4-batch.json'), 'utf8'))
+  useLz4()
+  const Decoder = require('kafkajs/src/protocol/decoder')
+  const decodeBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder')
+  const { records } = await decodeBatch(new Decoder(Buffer.from(fixture.largeBatch, 'base64')))
+
+  // What Lz4BatchFixture.largeBatch() wrote: 70 values of SHA-256 chains, then 130 of "jolt jolt ...".
+  const incompressible = i => Buffer.concat([...Array(32).keys()].map(j => crypto.createHash('sha256').update(`lz4-${i}-${j}`).digest()))
+  const compressible = Buffer.from('jolt '.repeat(205).slice(0, 1024), 'ascii')
+  assert.equal(records.length, 200)
+  records.forEach((r, i) => assert.ok(r.value.equals(i < 70 ? incompressible(i) : compressible), `record ${i}`))
 })
