@@ -13,7 +13,7 @@
 // by a dotted PATH into the decoded record (arrays are walked, wrapped unions are stepped
 // through), with the exact values that must occur in it. --spec FILE holds the same as JSON:
 //   {"brokers": ["localhost:9092"], "registry": "http://localhost:8080/apis/ccompat/v7",
-//    "timeoutMs": 60000, "topics": {"jolt.conflicts.v1": {"records": 12,
+//    "timeoutMs": 60000, "topics": {"jolt.conflicts.v2": {"records": 12,
 //    "fields": {"winner_head.created_at": ["18446744073709551615"]}}}}
 // The summary gives, per topic, the records read (tombstones among them), the values decoded and
 // those that failed (with why), the schema ids met and each field's distinct values; and lz4Frames,

@@ -37,16 +37,16 @@ test('pick walks arrays and steps through wrapped unions', () => {
 })
 
 test('argv: topics with counts and fields with expected values', () => {
-  const o = options(['--brokers', 'a:1,b:2', '--registry', 'http://r', 'jolt.state.v1=7', 'jolt.conflicts.v1',
-    '--field', 'jolt.conflicts.v1:winner_head.created_at=18446744073709551615,9223372036854775813'])
+  const o = options(['--brokers', 'a:1,b:2', '--registry', 'http://r', 'jolt.state.v2=7', 'jolt.conflicts.v2',
+    '--field', 'jolt.conflicts.v2:winner_head.created_at=18446744073709551615,9223372036854775813'])
   assert.deepEqual(o.brokers, ['a:1', 'b:2'])
   assert.equal(o.timeoutMs, 60000)
-  assert.deepEqual(o.topics['jolt.state.v1'], { records: 7, fields: {} })
-  assert.deepEqual(o.topics['jolt.conflicts.v1'].fields, { 'winner_head.created_at': ['18446744073709551615', '9223372036854775813'] })
-  assert.throws(() => options(['jolt.state.v1']), /usage/)
+  assert.deepEqual(o.topics['jolt.state.v2'], { records: 7, fields: {} })
+  assert.deepEqual(o.topics['jolt.conflicts.v2'].fields, { 'winner_head.created_at': ['18446744073709551615', '9223372036854775813'] })
+  assert.throws(() => options(['jolt.state.v2']), /usage/)
 })
 
-test('a Java-written LZ4 batch decodes exactly; a uint64 long fails or turns negative', async t => {
+test('a Java-written LZ4 batch decodes exactly; a uint64 in a long (the .v1 layout) fails or turns negative', async t => {
   const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'lz4-batch.json'), 'utf8'))
   const server = http.createServer((req, res) => {
     // Apicurio's Confluent API sits under a path: the client must keep it.
@@ -78,7 +78,7 @@ test('a Java-written LZ4 batch decodes exactly; a uint64 long fails or turns neg
   assert.equal(out.tombstones, 1)
   assert.equal(out.decoded, 3)
   assert.deepEqual(out.schemaIds, { 1: 2, 2: 2 })
-  // Today's layout: 2^63+5 in a long is refused by avsc...
+  // The .v1 topics' layout: 2^63+5 in a long is refused by avsc...
   assert.equal(out.failedCount, 1)
   assert.match(out.failed[0].error, /precision loss/)
   assert.equal(out.failed[0].offset, '4')
@@ -87,7 +87,7 @@ test('a Java-written LZ4 batch decodes exactly; a uint64 long fails or turns neg
   assert.deepEqual(out.fields.created_at.missing, [])
   assert.deepEqual(out.fields.device_sequence.values, ['9223372036854775813'])
   assert.deepEqual(out.fields['heads.created_at'].values, ['0', '9007199254740993'])
-  assert.equal(out.ok, false) // the failed legacy value
+  assert.equal(out.ok, false) // the failed .v1 value
   assert.deepEqual(out.problems, ['1 values did not decode'])
 })
 
