@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The launcher's choice of JVM options: on Java 25 or later a bench records an AOT cache and every
  * later command starts from it, as long as it is newer than the jar; on older Javas nothing is
  * added. Given a copy of {@code ./jolt} beside a jar and a stand-in java that records its arguments.
- * And {@code ./jolt test}: the suite's browser installed when missing, or what to install said,
- * then Maven's verify; given stand-ins for every tool on a PATH of the test's own.
+ * And {@code ./jolt test}: the suite's browser and Node.js installed when missing, or what to
+ * install said, then the third-party reader's npm packages, then Maven's verify; given stand-ins for
+ * every tool on a PATH of the test's own.
  */
 class LauncherTest {
     @TempDir
@@ -30,6 +31,7 @@ class LauncherTest {
     @BeforeEach
     void givenALauncherAJarAndAStandInJava() throws Exception {
         Files.copy(Path.of("jolt"), home.resolve("jolt"));
+        Files.createDirectories(home.resolve("src/test/js"));
         Files.createDirectories(home.resolve("target"));
         jar = Files.createFile(home.resolve("target/jolt.jar"));
         aot = home.resolve("target/jolt.aot");
@@ -67,19 +69,28 @@ class LauncherTest {
     }
 
     @Test
-    void testRunsTheSuiteWithItsArgumentsWhenTheBrowserIsThere() throws Exception {
-        Path bin = givenTools("mvn", "chromium", "chromedriver");
+    void testInstallsTheReadersPackagesThenRunsTheSuiteWithItsArgumentsWhenTheToolsAreThere() throws Exception {
+        Path bin = givenTools("mvn", "chromium", "chromedriver", "node", "npm");
         Tool run = tool(bin, "test", "-Dit.test=none");
         assertThat(run.exit()).as(run.printed()).isZero();
-        assertThat(Files.readString(bin.resolve("mvn.args")).strip()).isEqualTo("-B verify -Dit.test=none");
+        assertThat(Files.readString(bin.resolve("npm.args")).strip()).isEqualTo(home.resolve("src/test/js") + ": ci --no-audit --no-fund");
+        assertThat(Files.readString(bin.resolve("mvn.args")).strip()).isEqualTo(home + ": -B verify -Dit.test=none");
+        assertThat(run.printed()).as("one line for the install, npm's own output only when it fails")
+                .isEqualTo("jolt test: installing the third-party reader's npm packages (npm ci in src/test/js)\n");
     }
 
     @Test
-    void testInstallsTheBrowserWithAptGetWhenItIsMissing() throws Exception {
-        Path bin = givenTools("mvn", "apt-get");
+    void testInstallsWhatIsMissingWithOneAptGet() throws Exception {
+        Path bin = givenTools("mvn");
+        script(bin.resolve("apt-get"), """
+                echo "$*" >> "$(dirname "$0")/apt-get.args"
+                if [ "$1" = install ]; then # then node and npm are on the PATH
+                  for tool in node npm; do printf '#!/bin/sh\\n' > "$(dirname "$0")/$tool"; %s +x "$(dirname "$0")/$tool"; done
+                fi""".formatted(which("chmod")));
         Tool run = tool(bin, "test");
         assertThat(run.exit()).as(run.printed()).isZero();
-        assertThat(Files.readAllLines(bin.resolve("apt-get.args"))).containsExactly("update -qq", "install -y -qq chromium chromium-driver");
+        assertThat(Files.readAllLines(bin.resolve("apt-get.args"))).containsExactly("update -qq", "install -y -qq chromium chromium-driver nodejs npm");
+        assertThat(run.printed()).startsWith("jolt test: installing chromium chromium-driver nodejs npm (apt-get) for the tests that drive them\n");
         assertThat(bin.resolve("mvn.args")).exists();
     }
 
@@ -88,17 +99,42 @@ class LauncherTest {
         Path bin = givenTools("mvn");
         Tool run = tool(bin, "test");
         assertThat(run.exit()).isEqualTo(1);
-        assertThat(run.printed()).contains("needs Chromium and ChromeDriver", "apt-get install chromium chromium-driver");
+        assertThat(run.printed()).contains("needs Chromium and ChromeDriver", "apt-get install chromium chromium-driver",
+                "needs Node.js 18 or later and npm", "apt-get install nodejs npm");
         assertThat(bin.resolve("mvn.args")).as("the suite is not run half-equipped").doesNotExist();
+    }
+
+    @Test
+    void testStopsOnANodeOlderThan18() throws Exception {
+        Path bin = givenTools("mvn", "chromium", "chromedriver", "npm");
+        script(bin.resolve("node"), "[ \"$1\" = --version ] && echo v12.22.12; exit 1"); // Debian 11's
+        Tool run = tool(bin, "test");
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.printed()).contains("needs Node.js 18 or later; the PATH has v12.22.12");
+        assertThat(bin.resolve("npm.args")).doesNotExist();
+        assertThat(bin.resolve("mvn.args")).doesNotExist();
+    }
+
+    @Test
+    void testShowsNpmsOutputAndStopsWhenTheReadersPackagesDoNotInstall() throws Exception {
+        Path bin = givenTools("mvn", "chromium", "chromedriver", "node");
+        script(bin.resolve("npm"), "echo 'npm error code ETIMEDOUT'; exit 1");
+        Tool run = tool(bin, "test");
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.printed()).contains("npm error code ETIMEDOUT", "npm ci failed in src/test/js");
+        assertThat(bin.resolve("mvn.args")).doesNotExist();
     }
 
     record Tool(int exit, String printed) {}
 
-    /** A PATH holding only stand-ins that append their arguments to NAME.args, and what the launcher needs besides. */
+    /**
+     * A PATH holding only stand-ins that append "DIRECTORY: ARGUMENTS" to NAME.args, and what the
+     * launcher needs besides.
+     */
     private Path givenTools(String... names) throws Exception {
         Path bin = Files.createDirectories(home.resolve("bin"));
         for (String name : names) {
-            script(bin.resolve(name), "echo \"$@\" >> \"$(dirname \"$0\")/" + name + ".args\"");
+            script(bin.resolve(name), "echo \"$(pwd): $*\" >> \"$(dirname \"$0\")/" + name + ".args\"");
         }
         script(bin.resolve("id"), "echo 0"); // as root, so apt-get needs no sudo
         for (String needed : List.of("bash", "dirname")) {

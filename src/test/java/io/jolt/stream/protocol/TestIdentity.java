@@ -68,6 +68,15 @@ public final class TestIdentity {
         return new Device(DeviceWriter.genesis(id(), deviceId), key);
     }
 
+    /**
+     * A writer of this device from any position: past a gap (its entries wait as pending) or at
+     * a sequence no chain from 0 reaches, such as 2^64-1.
+     */
+    public Device deviceAt(String deviceId, long sequence, Hash previous) {
+        SigningKey key = deviceKeys.computeIfAbsent(deviceId, d -> key(id() + "/" + d));
+        return new Device(new DeviceWriter(id(), deviceId, sequence, previous), key);
+    }
+
     /** A device writer; each call signs the next entry of its own position. */
     public final class Device {
         private DeviceWriter writer;
