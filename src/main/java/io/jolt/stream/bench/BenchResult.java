@@ -2,7 +2,10 @@ package io.jolt.stream.bench;
 
 import io.jolt.stream.local.CpuUse;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * What one {@code jolt bench} run measured, and how it is printed: the end-to-end rate beside
@@ -10,7 +13,7 @@ import java.util.Map;
  * limit of the rule's definition), the first minute beside the steady rate, and where the timed
  * part's CPU went.
  */
-public record BenchResult(Shape shape, Verifier verifier, WarmUp warmUp, Timed timed, RawRates bouncyCastle, RawRates libsodium) {
+public record BenchResult(Shape shape, Verifier verifier, WarmUp warmUp, Timed timed, RawRates bouncyCastle, RawRates libsodium, Writes writes) {
     /** What ran: entries, identities, devices, stream threads, partitions. */
     public record Shape(int entries, int identities, int devices, int streamThreads, int partitions) {}
 
@@ -32,6 +35,41 @@ public record BenchResult(Shape shape, Verifier verifier, WarmUp warmUp, Timed t
     public record RawRates(double before, double after) {
         double mean() {
             return (before + after) / 2;
+        }
+    }
+
+    /** What the whole run (warm-up and timed part) wrote to each topic, for {@code entries} entries in. */
+    public record Writes(List<TopicWrites.Written> topics, long entries) {
+        void print(PrintWriter out) {
+            out.printf("  written per entry   records   bytes   (whole run: %,d entries in; read back read_committed, but repartitions*"
+                    + " by offsets; bytes as the logs grew)%n", entries);
+            for (TopicWrites.Kind kind : TopicWrites.Kind.values()) {
+                List<TopicWrites.Written> of = topics.stream().filter(w -> w.kind() == kind).toList();
+                if (!of.isEmpty()) {
+                    out.printf("    %-15s %7.2f %7.0f   %s%n", kind == TopicWrites.Kind.INPUT ? "input (not counted)" : kind.name().toLowerCase(Locale.ROOT),
+                            perEntry(of, TopicWrites.Written::records), perEntry(of, TopicWrites.Written::bytes), detail(of));
+                }
+            }
+            List<TopicWrites.Written> written = topics.stream().filter(w -> w.kind() != TopicWrites.Kind.INPUT).toList();
+            out.printf("    %-15s %7.2f %7.0f%n", "total", perEntry(written, TopicWrites.Written::records), perEntry(written, TopicWrites.Written::bytes));
+        }
+
+        private double perEntry(List<TopicWrites.Written> of, ToLongFunction<TopicWrites.Written> what) {
+            return (double) of.stream().mapToLong(what).filter(n -> n >= 0).sum() / entries;
+        }
+
+        private String detail(List<TopicWrites.Written> of) {
+            StringBuilder s = new StringBuilder();
+            for (TopicWrites.Written w : of) {
+                s.append(s.isEmpty() ? "" : ", ").append(shortName(w.topic())).append(w.purged() ? "*" : "")
+                        .append(String.format(" %.2f", (double) w.records() / entries));
+            }
+            return s.toString();
+        }
+
+        /** A changelog or repartition topic by its store or operation's name, the service's topics by their own. */
+        private static String shortName(String topic) {
+            return topic.startsWith("jolt.") ? topic : topic.replaceFirst("^jolt-bench-\\d+-", "").replaceFirst("-(changelog|repartition)$", "");
         }
     }
 
@@ -72,6 +110,7 @@ public record BenchResult(Shape shape, Verifier verifier, WarmUp warmUp, Timed t
             }
         });
         out.printf("  processor           %s%n", work.toString().strip());
+        writes.print(out);
         out.flush();
     }
 

@@ -3,6 +3,7 @@ package io.jolt.stream.cli;
 import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.bench.BenchResult;
 import io.jolt.stream.bench.RawVerifyRate;
+import io.jolt.stream.bench.TopicWrites;
 import io.jolt.stream.crypto.NativeFirstVerifier;
 import io.jolt.stream.crypto.Verifiers;
 import io.jolt.stream.local.CpuUse;
@@ -20,10 +21,12 @@ import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import io.jolt.stream.workload.Workload;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -77,7 +80,8 @@ final class BenchCommand implements Callable<Integer> {
                     measure(r, streamThreads, Duration.ZERO))).orElse(null);
             BenchResult.Shape ran = new BenchResult.Shape(workload.entries().size(), identities, shape.devices, streamThreads, local.partitions);
             BenchResult.WarmUp warmedUp = warmUp == null ? null : new BenchResult.WarmUp(warmUp.entries().size(), run.warmUpSeconds());
-            new BenchResult(ran, verifier, warmedUp, run.timed(), bouncyCastleRates, libsodiumRates).print(spec.commandLine().getOut());
+            new BenchResult(ran, verifier, warmedUp, run.timed(), bouncyCastleRates, libsodiumRates,
+                    new BenchResult.Writes(run.writes(), ran.entries() + (warmedUp == null ? 0 : warmedUp.entries()))).print(spec.commandLine().getOut());
         }
         return 0;
     }
@@ -104,16 +108,34 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** The timed part, and the seconds from service start to the end of the warm-up. */
-    private record Run(BenchResult.Timed timed, double warmUpSeconds) {}
+    /** The timed part, the seconds from service start to the end of the warm-up, and what the whole run wrote. */
+    private record Run(BenchResult.Timed timed, double warmUpSeconds, List<TopicWrites.Written> writes) {}
 
-    /** Produces warm-up and timed records, then starts the service and times it through the timed ones. */
+    /**
+     * Produces warm-up and timed records, then starts the service and times it through the timed ones; marks the
+     * topics before producing, so that what the whole run wrote is counted.
+     */
     private Run runService(LocalStack stack, Workload.Generated workload, Workload.Generated warmUp, int streamThreads,
             PrintWriter err) throws Exception {
         String applicationId = "jolt-bench-" + System.currentTimeMillis();
         JoltConfig config = LocalRuns.prepare(stack, applicationId, "target/bench-state", local.partitions, streamThreads);
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
-        Produced produced = produce(stack, registry, warmUp, workload, err);
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            TopicWrites writes = new TopicWrites(admin, stack.bootstrap(), applicationId);
+            TopicWrites.Mark before = writes.mark();
+            Produced produced = produce(stack, registry, warmUp, workload, err);
+            return timeService(new Prepared(applicationId, config, registry, produced), stack, err, writes, before);
+        }
+    }
+
+    /** A run ready to start: the service's application id and configuration, its registry, the records produced for it. */
+    private record Prepared(String applicationId, JoltConfig config, InMemorySchemaRegistry registry, Produced produced) {}
+
+    private Run timeService(Prepared prepared, LocalStack stack, PrintWriter err, TopicWrites writes, TopicWrites.Mark before) throws Exception {
+        String applicationId = prepared.applicationId();
+        JoltConfig config = prepared.config();
+        InMemorySchemaRegistry registry = prepared.registry();
+        Produced produced = prepared.produced();
         long warmUpRecords = produced.warmUp();
         long records = produced.timed();
         long t1 = System.nanoTime();
@@ -133,9 +155,11 @@ final class BenchCommand implements Callable<Integer> {
             LocalRuns.Processed firstMinute = warmedUp != null ? warmedUp : timed;
             // Without a warm-up the timed part runs from service start, cold start included.
             double seconds = warmedUp != null ? timed.seconds() : (System.nanoTime() - t1) / 1e9;
-            return new Run(new BenchResult.Timed(records, seconds, firstMinute.firstMinuteRate(), firstMinute.firstMinuteCores(),
-                    SignatureCheck.computed() - signaturesBefore, PublicKey.keyChecksComputed() - keysBefore, processorCounters(service),
-                    cores), warmUpSeconds);
+            BenchResult.Timed timedPart = new BenchResult.Timed(records, seconds, firstMinute.firstMinuteRate(), firstMinute.firstMinuteCores(),
+                    SignatureCheck.computed() - signaturesBefore, PublicKey.keyChecksComputed() - keysBefore, processorCounters(service), cores);
+            err.println("bench: waiting for the analytics to finish, then reading back what the run wrote ...");
+            TopicWrites.Mark after = writes.markWhenQuiet(Duration.ofSeconds(3), Duration.ofMinutes(2));
+            return new Run(timedPart, warmUpSeconds, writes.between(before, after));
         }
     }
 
