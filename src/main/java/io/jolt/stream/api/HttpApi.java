@@ -11,6 +11,7 @@ import io.jolt.stream.processor.IdentityQueries;
 import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.wire.RecordIngest;
+import io.jolt.stream.wire.serde.SchemaRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -22,8 +23,9 @@ import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * The HTTP service over interactive queries: the routes, the one error shape, health and
- * metrics. A request for an identity another instance owns is forwarded to that instance
- * ({@link OwnerRouting}); answers are the same whichever instance is asked.
+ * metrics, and the embedded schema registry, read-only, for Confluent clients
+ * ({@link RegistryEndpoints}). A request for an identity another instance owns is forwarded to
+ * that instance ({@link OwnerRouting}); answers are the same whichever instance is asked.
  */
 public final class HttpApi implements AutoCloseable {
     /** The HTTP contract, served as it is in the jar (src/main/resources/openapi). */
@@ -35,10 +37,12 @@ public final class HttpApi implements AutoCloseable {
     private final HttpAccess access;
     private final String scheme;
     private final HttpServer server;
+    private final RegistryEndpoints registry;
 
-    private HttpApi(KafkaStreams streams, SignatureCheck signatures, RecordIngest ingest, HostInfo self, HttpAccess access, Optional<HttpTls> tls,
-            SyncResponder.Limits pages) {
+    private HttpApi(KafkaStreams streams, SignatureCheck signatures, RecordIngest ingest, SchemaRegistry schemas, HostInfo self, HttpAccess access,
+            Optional<HttpTls> tls, SyncResponder.Limits pages) {
         this.access = access;
+        this.registry = new RegistryEndpoints(schemas);
         this.scheme = tls.isPresent() ? "https" : "http";
         IdentityQueries queries = new IdentityQueries(streams, signatures);
         this.routing = new OwnerRouting(streams, queries, self, tls);
@@ -62,11 +66,12 @@ public final class HttpApi implements AutoCloseable {
      * Starts the API on {@code self} (this instance's application.server), over HTTPS when
      * {@code jolt.http.tls.*} configure it, with writes and {@code /metrics} behind
      * {@code jolt.http.auth.*} when set. Answers that verify (state, sync) check signatures with
-     * {@code signatures}, the processor's own.
+     * {@code signatures}, the processor's own. {@code schemas}, the registry the service writes
+     * through, is served read-only under {@code /registry} when it is the embedded one.
      */
-    public static HttpApi start(HostInfo self, KafkaStreams streams, SignatureCheck signatures, RecordIngest ingest, HttpAccess access,
-            Optional<HttpTls> tls, SyncResponder.Limits pages) {
-        HttpApi api = new HttpApi(streams, signatures, ingest, self, access, tls, pages);
+    public static HttpApi start(HostInfo self, KafkaStreams streams, SignatureCheck signatures, RecordIngest ingest, SchemaRegistry schemas,
+            HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
+        HttpApi api = new HttpApi(streams, signatures, ingest, schemas, self, access, tls, pages);
         if (tls.isPresent()) {
             api.app.start();
         } else {
@@ -88,6 +93,11 @@ public final class HttpApi implements AutoCloseable {
         return metrics;
     }
 
+    /** The path below the API's root where Confluent clients read the schemas, when it serves them (the embedded registry). */
+    public Optional<String> registryPath() {
+        return registry.serves() ? Optional.of(RegistryEndpoints.PATH) : Optional.empty();
+    }
+
     /** Every route registered, as "GET /v1/identities/{id}": what the OpenAPI document must describe. */
     public List<String> routes() {
         return server.routes();
@@ -107,6 +117,7 @@ public final class HttpApi implements AutoCloseable {
         app.get("/v1/analytics/top", analytics::top);
         app.get("/v1/analytics/pipeline", analytics::pipeline);
         Dashboard.routes(app);
+        registry.routes(app);
     }
 
     /** Javalin's own refusals (an oversized body above all), in the one error shape. */

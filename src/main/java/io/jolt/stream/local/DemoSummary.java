@@ -29,6 +29,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -49,11 +50,13 @@ public final class DemoSummary {
     private final ObjectNode summary;
     private final String sampleAnswer;
     private final String baseUrl;
+    private final Optional<String> registryUrl;
 
-    private DemoSummary(ObjectNode summary, String sampleAnswer, String baseUrl) {
+    private DemoSummary(ObjectNode summary, String sampleAnswer, String baseUrl, Optional<String> registryUrl) {
         this.summary = summary;
         this.sampleAnswer = sampleAnswer;
         this.baseUrl = baseUrl;
+        this.registryUrl = registryUrl;
     }
 
     public static DemoSummary of(TopicReader reader, SchemaRegistry registry, JoltNode node, Workload.Generated workload, Timing timing)
@@ -88,7 +91,7 @@ public final class DemoSummary {
         IdentityQueries queries = new IdentityQueries(node.service().streams(), node.service().signatures());
         s.set("rejected_final", finalRejections(queries, workload));
         String sample = sampleResolve(queries, node.baseUrl(), workload, s);
-        return new DemoSummary(s, sample, node.baseUrl());
+        return new DemoSummary(s, sample, node.baseUrl(), node.registryUrl());
     }
 
     public String json() throws JsonProcessingException {
@@ -203,6 +206,7 @@ public final class DemoSummary {
         String identity = summary.get("sample_identity").asText();
         out.println();
         out.printf("Dashboard (conflicts, rejections, losses, ingest; live): %s/dashboard%n", baseUrl);
+        registryUrl.ifPresent(url -> out.printf("Schema registry (read-only, Confluent API; decodes the topics): %s%n", url));
         out.println();
         out.println("Try:");
         out.printf("  curl '%s/v1/identities/%s/resolve?path=%s'%n", baseUrl, identity, summary.get("sample_path").asText());

@@ -54,7 +54,7 @@ public final class JoltNode implements AutoCloseable {
         JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry));
         // The cluster's security settings too: HTTP ingest reaches a secured cluster as the processor does.
         RecordIngest ingest = new RecordIngest(withServer.adminProperties(), registry);
-        HttpApi api = HttpApi.start(self, service.streams(), service.signatures(), ingest, access, tls, pages);
+        HttpApi api = HttpApi.start(self, service.streams(), service.signatures(), ingest, registry, access, tls, pages);
         service.bolt().bindTo(api.metrics());
         return new JoltNode(service, ingest, api, self);
     }
@@ -79,6 +79,11 @@ public final class JoltNode implements AutoCloseable {
 
     public String baseUrl() {
         return api.scheme() + "://" + self.host() + ":" + api.port();
+    }
+
+    /** The URL a Confluent client reads the schemas from, when this instance serves them (its registry is the embedded one). */
+    public Optional<String> registryUrl() {
+        return api.registryPath().map(path -> baseUrl() + path);
     }
 
     @Override

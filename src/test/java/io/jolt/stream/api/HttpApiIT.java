@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jolt.stream.avro.StateChange;
 import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.Vectors;
 import io.jolt.stream.service.JoltNode;
@@ -15,18 +16,34 @@ import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.ConfluentAvroSerde;
+import io.jolt.stream.wire.serde.HttpSchemaRegistry;
 import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,6 +59,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class HttpApiIT {
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
     final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
+    StreamHarness harness;
+    InMemorySchemaRegistry registry;
     JoltNode a;
     JoltNode b;
     JsonNode expected;
@@ -51,9 +70,9 @@ class HttpApiIT {
 
     @BeforeAll
     void startTwoInstancesAndIngestTheMixedScenarios(KafkaBroker broker) throws Exception {
-        StreamHarness harness = new StreamHarness(broker);
+        harness = new StreamHarness(broker);
         harness.resetTopics();
-        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
+        registry = TopicSchemas.seededRegistry();
         a = JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir("api-a"), 4).with(JoltNode.HTTP_PORT, "0")
                 .with("num.stream.threads", "1"), registry);
         b = JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir("api-b"), 4).with(JoltNode.HTTP_PORT, "0")
@@ -265,6 +284,46 @@ class HttpApiIT {
         List<io.jolt.stream.protocol.sync.Cursor> out = new ArrayList<>();
         state.deviceLogs().forEach(log -> log.head().ifPresent(h -> out.add(io.jolt.stream.protocol.sync.Cursor.of(h))));
         return out;
+    }
+
+    @Test
+    void aRecordOnATopicDecodesWithTheSchemaTheRegistryUrlServesForItsId() throws Exception {
+        // given: values the service wrote to the state topic, as any consumer reads them: magic byte 0, the schema id, Avro
+        List<ConsumerRecord<byte[], byte[]>> records = harness.readAll(Topics.STATE, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        byte[] value = records.get(0).value();
+        ByteBuffer wire = ByteBuffer.wrap(value);
+        assertThat(wire.get()).as("magic byte").isZero();
+        int id = wire.getInt();
+        ConfluentAvroSerde<StateChange> inService = new ConfluentAvroSerde<>(registry, StateChange.getClassSchema());
+
+        // when: a reader outside asks the registry URL for that id, as a Confluent deserializer does
+        Answer schema = get(b, "/registry/schemas/ids/" + id);
+
+        // expect: Avro alone decodes the value with the schema served, to every byte, and reads what the service wrote
+        assertThat(schema.status()).isEqualTo(200);
+        Schema writer = new Schema.Parser().parse(schema.body().get("schema").asText());
+        BinaryDecoder in = DecoderFactory.get().binaryDecoder(value, 5, value.length - 5, null);
+        GenericRecord decoded = new GenericDatumReader<GenericRecord>(writer).read(null, in);
+        assertThat(in.isEnd()).as("the whole value read").isTrue();
+        assertThat(encoded(writer, decoded)).isEqualTo(Arrays.copyOfRange(value, 5, value.length));
+        StateChange written = inService.deserialize(Topics.STATE, value);
+        assertThat(decoded.get("identity").toString()).isEqualTo(written.getIdentity());
+        assertThat(decoded.get("path").toString()).isEqualTo(written.getPath());
+        // and a Confluent-REST client given the URL (the service's own client) reads every value as the service does
+        String registryUrl = b.registryUrl().orElseThrow();
+        assertThat(registryUrl).isEqualTo(b.baseUrl() + "/registry");
+        ConfluentAvroSerde<StateChange> outside = new ConfluentAvroSerde<>(new HttpSchemaRegistry(registryUrl, HttpSchemaRegistry.Options.defaults()),
+                StateChange.getClassSchema());
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            assertThat(outside.deserialize(Topics.STATE, record.value())).isEqualTo(inService.deserialize(Topics.STATE, record.value()));
+        }
+    }
+
+    static byte[] encoded(Schema schema, GenericRecord record) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BinaryEncoder out = EncoderFactory.get().directBinaryEncoder(bytes, null);
+        new GenericDatumWriter<GenericRecord>(schema).write(record, out);
+        return bytes.toByteArray();
     }
 
     @Test

@@ -34,7 +34,7 @@ class DemoSmokeIT {
         assertThat(demo.waitFor(5, TimeUnit.MINUTES)).isTrue();
         String printed = new String(output, StandardCharsets.UTF_8);
         assertThat(demo.exitValue()).as(printed).isZero();
-        assertThat(printed).contains("jolt demo: summary", "curl '", "first minute after RUNNING", "/dashboard\n");
+        assertThat(printed).contains("jolt demo: summary", "curl '", "first minute after RUNNING", "/dashboard\n", "/registry\n");
         assertThat(printed).as("Kafka's expected transaction retries stay in target/jolt.log")
                 .doesNotContainPattern("Error: (CONCURRENT_TRANSACTIONS|OUT_OF_ORDER_SEQUENCE_NUMBER)")
                 .as("a repartition topic asked for before the group's leader created it: expected, in target/jolt.log")

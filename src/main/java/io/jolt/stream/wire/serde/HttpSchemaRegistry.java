@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -81,6 +82,18 @@ public final class HttpSchemaRegistry implements SchemaRegistry {
             builder.sslContext(options.sslContext());
         }
         this.client = builder.build();
+    }
+
+    /**
+     * Where the registry is, to tell others: its URL without user information, since a URL may
+     * carry credentials ({@code https://user:password@host}) that are not for them to see.
+     */
+    public String url() {
+        try {
+            return new URI(base.getScheme(), null, base.getHost(), base.getPort(), base.getPath(), null, null).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("the registry's URL " + base.getHost() + " cannot be rebuilt", e);
+        }
     }
 
     @Override

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.avro.Schema;
 
 /**
@@ -43,5 +45,15 @@ public final class InMemorySchemaRegistry implements SchemaRegistry {
             throw new UnknownSchemaException(id);
         }
         return byId.get(id - 1);
+    }
+
+    /**
+     * Every subject, by name, with the ids of its versions (version 1 first): a copy taken at
+     * once, so that a reader outside (the service's read-only registry routes) sees one state.
+     */
+    public synchronized SortedMap<String, List<Integer>> subjectVersions() {
+        SortedMap<String, List<Integer>> copy = new TreeMap<>();
+        subjects.forEach((subject, ids) -> copy.put(subject, List.copyOf(ids)));
+        return copy;
     }
 }
