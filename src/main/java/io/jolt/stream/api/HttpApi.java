@@ -6,14 +6,13 @@ import io.javalin.http.HttpResponseException;
 import io.jolt.stream.http.HttpError;
 import io.jolt.stream.http.HttpServer;
 import io.jolt.stream.http.OpenApiDocument;
+import io.jolt.stream.http.StreamsMetrics;
 import io.jolt.stream.processor.AnalyticsQueries;
 import io.jolt.stream.processor.IdentityQueries;
 import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.wire.RecordIngest;
 import io.jolt.stream.wire.serde.SchemaRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest;
 import java.util.List;
@@ -46,8 +45,7 @@ public final class HttpApi implements AutoCloseable {
         this.scheme = tls.isPresent() ? "https" : "http";
         IdentityQueries queries = new IdentityQueries(streams, signatures);
         this.routing = new OwnerRouting(streams, queries, self, tls);
-        this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new KafkaStreamsMetrics(streams).bindTo(metrics);
+        this.metrics = StreamsMetrics.of(streams);
         JoltMeters.bind(metrics, streams);
         JoltMeters.bindVerifier(metrics, signatures);
         this.server = new HttpServer(OPENAPI, config -> {

@@ -1,10 +1,9 @@
 package io.jolt.stream.archive.service;
 
+import io.jolt.stream.http.StreamsMetrics;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.SchemaRegistry;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -92,8 +91,7 @@ public final class ArchiveService implements AutoCloseable {
     }
 
     private static PrometheusMeterRegistry metrics(KafkaStreams streams, IndexCounts counts, ArchiveFetcher fetcher) {
-        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new KafkaStreamsMetrics(streams).bindTo(metrics);
+        PrometheusMeterRegistry metrics = StreamsMetrics.of(streams);
         FunctionCounter.builder("jolt.archive.indexed", counts, IndexCounts::indexed)
                 .description("archived operations indexed by this run").register(metrics);
         FunctionCounter.builder("jolt.archive.unreadable", counts, IndexCounts::unreadable)
