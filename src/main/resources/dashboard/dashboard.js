@@ -259,6 +259,12 @@ function nameCell(what, value) {
   }
   const cell = document.createElement("td");
   cell.appendChild(label);
+  if (name.identity !== null && name.identity !== name.text) {
+    // Device ids repeat across identities (every one has its dev_a): the start of its identity tells rows apart.
+    const owner = document.createElement("small");
+    owner.textContent = name.identity.substring(0, 12) + "\u2026";
+    cell.appendChild(owner);
+  }
   return cell;
 }
 
