@@ -43,7 +43,7 @@ final class RecordsEndpoint {
                 node.put("topic", r.topic()).put("partition", r.partition()).put("offset", r.offset());
             } else {
                 node.put("reason", r.reason()).put("detail", r.detail());
-                Counter.builder("jolt.api.records.rejected").tag("reason", r.reason()).register(metrics).increment();
+                Counter.builder("jolt.api.records.rejected").description("lines of POST /v1/records refused before the topics, by reason").tag("reason", r.reason()).register(metrics).increment();
             }
         }
         accepted.increment(acceptedLines);

@@ -13,6 +13,7 @@ import io.jolt.stream.service.JoltNode;
 import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.OpenApiContract;
+import io.jolt.stream.testing.Promtool;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.wire.TopicSchemas;
@@ -334,6 +335,14 @@ class HttpApiIT {
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body()).contains("kafka_stream", "jolt_entries_verified_total", "jolt_reevaluations_total",
                 "jolt_rejected_total{reason=\"invalid_entry\"}", "records_lag", "jolt_archive_written_total", "jolt_archive_lost_total");
+    }
+
+    @Test
+    void prometheusFindsNothingToComplainAboutInTheMetrics() throws Exception {
+        String scraped = http.send(HttpRequest.newBuilder(URI.create(a.baseUrl() + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(scraped).contains("kafka_producer_io_time_seconds_total", "jolt_entries_verified_total");
+        assertThat(Promtool.complaints(scraped)).as("promtool check metrics").isEmpty();
     }
 
     @Test

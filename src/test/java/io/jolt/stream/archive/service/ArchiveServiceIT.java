@@ -17,6 +17,7 @@ import io.jolt.stream.service.JoltConfig;
 import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.OpenApiContract;
+import io.jolt.stream.testing.Promtool;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.wire.TopicSchemas;
@@ -203,6 +204,15 @@ class ArchiveServiceIT {
         HttpResponse<String> served = send("/openapi.json");
         assertThat(served.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(served.body())).isEqualTo(OpenApiContract.ARCHIVE.document());
+    }
+
+    @Test
+    @Order(4)
+    void prometheusFindsNothingToComplainAboutInTheMetrics() throws Exception {
+        HttpResponse<String> scraped = send("/metrics");
+        assertThat(scraped.statusCode()).isEqualTo(200);
+        assertThat(scraped.body()).contains("kafka_stream");
+        assertThat(Promtool.complaints(scraped.body())).as("promtool check metrics").isEmpty();
     }
 
     @Test
