@@ -38,8 +38,8 @@ public final class HttpApi implements AutoCloseable {
     private final HttpServer server;
     private final RegistryEndpoints registry;
 
-    private HttpApi(KafkaStreams streams, SignatureCheck signatures, RecordIngest ingest, SchemaRegistry schemas, HostInfo self, HttpAccess access,
-            Optional<HttpTls> tls, SyncResponder.Limits pages) {
+    private HttpApi(KafkaStreams streams, ServiceReadiness readiness, SignatureCheck signatures, RecordIngest ingest, SchemaRegistry schemas,
+            HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
         this.access = access;
         this.registry = new RegistryEndpoints(schemas);
         this.scheme = tls.isPresent() ? "https" : "http";
@@ -54,6 +54,7 @@ public final class HttpApi implements AutoCloseable {
         });
         this.app = server.app();
         server.health(streams);
+        server.probes(streams, readiness::notReadyBecause);
         server.metrics(metrics, access::require);
         errors();
         routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access, pages),
@@ -66,10 +67,11 @@ public final class HttpApi implements AutoCloseable {
      * {@code jolt.http.auth.*} when set. Answers that verify (state, sync) check signatures with
      * {@code signatures}, the processor's own. {@code schemas}, the registry the service writes
      * through, is served read-only under {@code /registry} when it is the embedded one.
+     * {@code readiness} is the one whose restore listener {@code streams} started with.
      */
-    public static HttpApi start(HostInfo self, KafkaStreams streams, SignatureCheck signatures, RecordIngest ingest, SchemaRegistry schemas,
-            HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
-        HttpApi api = new HttpApi(streams, signatures, ingest, schemas, self, access, tls, pages);
+    public static HttpApi start(HostInfo self, KafkaStreams streams, ServiceReadiness readiness, SignatureCheck signatures, RecordIngest ingest,
+            SchemaRegistry schemas, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
+        HttpApi api = new HttpApi(streams, readiness, signatures, ingest, schemas, self, access, tls, pages);
         if (tls.isPresent()) {
             api.app.start();
         } else {

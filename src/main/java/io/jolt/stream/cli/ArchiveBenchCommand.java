@@ -139,7 +139,7 @@ final class ArchiveBenchCommand implements Callable<Integer> {
         Path state = Files.createDirectories(LocalBroker.home().resolve("target/archive-bench-state").resolve(applicationId));
         long started = System.nanoTime();
         ArchiveService service = ArchiveService.start(new ArchiveService.Settings(stack.bootstrap(), topic, applicationId, state, "127.0.0.1", 0,
-                new Properties()), registry);
+                new Properties(), ArchiveService.Settings.DEFAULT_READY_MAX_LAG), registry);
         try {
             service.awaitRunning(Duration.ofMinutes(2));
             awaitIndexed(service, err);

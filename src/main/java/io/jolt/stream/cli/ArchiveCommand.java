@@ -57,6 +57,11 @@ final class ArchiveCommand implements Runnable {
                 description = "The index's own Kafka Streams application id (default ${DEFAULT-VALUE}).")
         String applicationId;
 
+        @Option(names = "--ready-max-lag", paramLabel = "RECORDS", defaultValue = "" + ArchiveService.Settings.DEFAULT_READY_MAX_LAG,
+                description = {"GET /health/ready answers 200 only while the partitions this instance indexes are at most this many records",
+                    "behind the archive's end (default ${DEFAULT-VALUE})."})
+        long readyMaxLag;
+
         @Option(names = "--registry", paramLabel = "URL", description = "A Confluent-compatible schema registry (default: the schemas built in).")
         String registry;
 
@@ -69,7 +74,8 @@ final class ArchiveCommand implements Runnable {
             Path dir = stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".jolt", "archive", applicationId);
             SchemaRegistry schemas = registry == null ? TopicSchemas.seededRegistry()
                     : SchemaRegistries.from(k -> k.equals(SchemaRegistries.URL) ? registry : null).orElseThrow();
-            ArchiveService service = ArchiveService.start(new ArchiveService.Settings(bootstrap, topic, applicationId, dir, host, port, client()), schemas);
+            ArchiveService service = ArchiveService.start(new ArchiveService.Settings(bootstrap, topic, applicationId, dir, host, port, client(),
+                    readyMaxLag), schemas);
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 service.close();

@@ -68,7 +68,7 @@ final class DemoCommand implements Callable<Integer> {
 
             String applicationId = "jolt-demo-" + System.currentTimeMillis();
             InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
-            JoltNode node = stack.open(JoltNode.start(config(stack.bootstrap(), applicationId), registry)).awaitRunning(Duration.ofSeconds(120));
+            JoltNode node = stack.open(JoltNode.start(config(stack.bootstrap(), applicationId), registry)).awaitReady(Duration.ofSeconds(120));
             CpuUse running = CpuUse.now(stack.brokerProcess());
             if (!exitAfterSummary) {
                 // Ctrl-C stops everything the demo started, broker included, and lets the serving thread return.
@@ -77,7 +77,8 @@ final class DemoCommand implements Callable<Integer> {
                     stopped.countDown();
                 }, "jolt-demo-shutdown"));
             }
-            err.println("demo: service RUNNING, HTTP API on " + node.baseUrl() + ", dashboard on " + node.baseUrl() + "/dashboard");
+            err.println("demo: service ready (" + node.baseUrl() + "/health/ready), HTTP API on " + node.baseUrl() + ", dashboard on " + node.baseUrl()
+                    + "/dashboard");
 
             DemoSummary summary = ingest(stack, node, registry, workload, applicationId, new Started(generateSeconds, running), err);
             summary.print(out, devices);
@@ -99,7 +100,7 @@ final class DemoCommand implements Callable<Integer> {
         return LocalRuns.config(bootstrap, applicationId, stateDir, partitions, null).with(JoltNode.HTTP_PORT, String.valueOf(httpPort));
     }
 
-    /** How long generating took, and the CPU reading when the service became RUNNING. */
+    /** How long generating took, and the CPU reading when the service became ready (RUNNING: a new application id restores nothing). */
     private record Started(double generateSeconds, CpuUse runningSince) {}
 
     /** Produces the workload, shows its progress until all of it is processed, and summarizes what the topics and stores hold. */

@@ -213,7 +213,7 @@ public final class DemoSummary {
         out.printf("  curl '%s/v1/identities/%s/enumerate?prefix=/posts/&limit=5'%n", baseUrl, identity);
         out.printf("  curl '%s/v1/identities/%s'%n", baseUrl, identity);
         out.printf("  curl '%s/v1/identities/%s/conflicts'%n", baseUrl, identity);
-        out.printf("  curl '%s/health'   curl '%s/metrics'%n", baseUrl, baseUrl);
+        out.printf("  curl '%s/health/ready'   curl '%s/health/live'   curl '%s/metrics'%n", baseUrl, baseUrl, baseUrl);
         out.printf("  curl '%s/v1/analytics/top?what=paths&window=1h&n=10'%n", baseUrl);
         out.printf("  curl '%s/v1/analytics/conflicts?window=1m&by=kind'%n", baseUrl);
         out.printf("  ./jolt write ... | curl -X POST --data-binary @- '%s/v1/records'%n", baseUrl);

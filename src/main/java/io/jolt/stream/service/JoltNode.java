@@ -3,6 +3,7 @@ package io.jolt.stream.service;
 import io.jolt.stream.api.HttpAccess;
 import io.jolt.stream.api.HttpApi;
 import io.jolt.stream.api.HttpTls;
+import io.jolt.stream.api.ServiceReadiness;
 import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.wire.RecordIngest;
@@ -24,12 +25,14 @@ public final class JoltNode implements AutoCloseable {
     public static final String HTTP_PORT = JoltConfig.HTTP_PORT;
 
     private final JoltService<KafkaBolt> service;
+    private final ServiceReadiness readiness;
     private final RecordIngest ingest;
     private final HttpApi api;
     private final HostInfo self;
 
-    private JoltNode(JoltService<KafkaBolt> service, RecordIngest ingest, HttpApi api, HostInfo self) {
+    private JoltNode(JoltService<KafkaBolt> service, ServiceReadiness readiness, RecordIngest ingest, HttpApi api, HostInfo self) {
         this.service = service;
+        this.readiness = readiness;
         this.ingest = ingest;
         this.api = api;
         this.self = self;
@@ -51,16 +54,35 @@ public final class JoltNode implements AutoCloseable {
         SyncResponder.Limits pages = config.syncLimits();
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
-        JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry));
+        ServiceReadiness readiness = new ServiceReadiness();
+        JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry),
+                readiness.restoreListener());
         // The cluster's security settings too: HTTP ingest reaches a secured cluster as the processor does.
         RecordIngest ingest = new RecordIngest(withServer.adminProperties(), registry);
-        HttpApi api = HttpApi.start(self, service.streams(), service.signatures(), ingest, registry, access, tls, pages);
+        HttpApi api = HttpApi.start(self, service.streams(), readiness, service.signatures(), ingest, registry, access, tls, pages);
         service.bolt().bindTo(api.metrics());
-        return new JoltNode(service, ingest, api, self);
+        return new JoltNode(service, readiness, ingest, api, self);
     }
 
     public JoltNode awaitRunning(Duration timeout) throws InterruptedException {
         service.awaitRunning(timeout);
+        return this;
+    }
+
+    /**
+     * Waits until the instance is ready as {@code GET /health/ready} says: RUNNING with every
+     * active task restored (or throws, naming why not, when Kafka Streams fails or the time is up).
+     */
+    public JoltNode awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        service.awaitRunning(timeout);
+        List<String> reasons;
+        while (!(reasons = readiness.notReadyBecause(service.streams().state())).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not ready after " + timeout + ": " + String.join("; ", reasons));
+            }
+            Thread.sleep(50);
+        }
         return this;
     }
 

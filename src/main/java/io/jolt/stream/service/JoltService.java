@@ -9,11 +9,13 @@ import io.jolt.stream.wire.TopicGuard;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.SchemaRegistry;
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +45,17 @@ public final class JoltService<B extends Bolt> implements AutoCloseable {
      * exists, so that its producer finds it) and starts processing.
      */
     public static <B extends Bolt> JoltService<B> start(JoltConfig config, SchemaRegistry registry, Supplier<B> openBolt) {
+        return startWith(config, registry, openBolt, streams -> { });
+    }
+
+    /** As {@link #start(JoltConfig, SchemaRegistry, Supplier)}, with {@code restores} told of every store an active task restores. */
+    public static <B extends Bolt> JoltService<B> start(JoltConfig config, SchemaRegistry registry, Supplier<B> openBolt, StateRestoreListener restores) {
+        return startWith(config, registry, openBolt, streams -> streams.setGlobalStateRestoreListener(restores));
+    }
+
+    /** {@code beforeStart} sees Kafka Streams made but not started: the only moment a restore listener can be registered. */
+    private static <B extends Bolt> JoltService<B> startWith(JoltConfig config, SchemaRegistry registry, Supplier<B> openBolt,
+            Consumer<KafkaStreams> beforeStart) {
         SignatureCheck signatures = Verifiers.fastest().check();
         try (Admin admin = Admin.create(config.adminProperties())) {
             TopicGuard.ensure(admin, Topics.load(config.topicPartitions(), config.topicReplication()));
@@ -54,6 +67,7 @@ public final class JoltService<B extends Bolt> implements AutoCloseable {
             LOG.error("stream thread failed; replacing it", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
+        beforeStart.accept(streams);
         streams.start();
         return new JoltService<>(streams, bolt, signatures);
     }

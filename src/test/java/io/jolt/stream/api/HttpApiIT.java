@@ -47,16 +47,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every endpoint and error outcome against two service instances on one real broker: each
  * instance answers every identity the same (queries for keys it does not own are forwarded).
+ * Last, one instance is restarted on an empty state directory: not ready until it has its tasks.
  */
 @ExtendWith(RealKafka.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HttpApiIT {
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
     final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
@@ -74,22 +79,25 @@ class HttpApiIT {
         harness = new StreamHarness(broker);
         harness.resetTopics();
         registry = TopicSchemas.seededRegistry();
-        a = JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir("api-a"), 4).with(JoltNode.HTTP_PORT, "0")
-                .with("num.stream.threads", "1"), registry);
-        b = JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir("api-b"), 4).with(JoltNode.HTTP_PORT, "0")
-                .with("num.stream.threads", "1"), registry);
+        a = startInstance("api-a");
+        b = startInstance("api-b");
         a.awaitRunning(Duration.ofSeconds(60));
         b.awaitRunning(Duration.ofSeconds(60));
         Answer posted = post(a, "/v1/records", Files.readAllBytes(Vectors.bundle("mixed")));
         ingestAnswer = posted.body();
         harness.awaitProcessed("jolt-it-api", Duration.ofSeconds(60));
-        awaitBothRunning();
+        awaitBothReady();
         expected = JSON.readTree(Files.readAllBytes(Vectors.expected("mixed")));
     }
 
-    void awaitBothRunning() throws Exception {
+    JoltNode startInstance(String stateDir) throws Exception {
+        return JoltNode.start(harness.config("jolt-it-api", StreamHarness.tempStateDir(stateDir), 4).with(JoltNode.HTTP_PORT, "0")
+                .with("num.stream.threads", "1"), registry);
+    }
+
+    void awaitBothReady() throws Exception {
         for (JoltNode node : List.of(a, b)) {
-            await("instance ready").atMost(Duration.ofSeconds(60)).until(() -> get(node, "/health").status() == 200);
+            await("instance ready").atMost(Duration.ofSeconds(60)).until(() -> get(node, "/health/ready").status() == 200);
         }
     }
 
@@ -330,6 +338,10 @@ class HttpApiIT {
     @Test
     void healthAndMetrics() throws Exception {
         assertThat(get(a, "/health").body().get("ready").asBoolean()).isTrue();
+        for (JoltNode node : List.of(a, b)) {
+            assertThat(get(node, "/health/live")).isEqualTo(new Answer(200, JSON.readTree("{\"status\":\"live\",\"streams_state\":\"RUNNING\",\"reasons\":[]}")));
+            assertThat(get(node, "/health/ready")).isEqualTo(new Answer(200, JSON.readTree("{\"status\":\"ready\",\"streams_state\":\"RUNNING\",\"reasons\":[]}")));
+        }
         HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(b.baseUrl() + "/metrics")).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(metrics.statusCode()).isEqualTo(200);
@@ -356,6 +368,44 @@ class HttpApiIT {
                 HttpResponse.BodyHandlers.ofString()).body();
         for (String metric : documented) {
             assertThat(scraped).as(operations + " lists " + metric).containsPattern("(?m)^" + metric + "[{ ]");
+        }
+    }
+
+    /**
+     * Last: b comes back as an instance that has processed nothing itself, its stores to be
+     * restored from the changelogs.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void anInstanceRestartedOnAnEmptyStateDirectoryIsNotReadyUntilRunningWithItsTasksRestored() throws Exception {
+        // given: b stopped, and its state directory gone with it
+        b.close();
+        // when: it starts again on an empty one
+        b = startInstance("api-b-again");
+        // expect: live all along; not ready, saying why, until it is; then ready. It answers before
+        // the group has even rebalanced, so the first answer is a 503.
+        List<HttpResponse<String>> readiness = new ArrayList<>();
+        await("the restarted instance ready").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            assertThat(get(b, "/health/live").status()).isEqualTo(200);
+            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(b.baseUrl() + "/health/ready")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            readiness.add(ready);
+            return ready.statusCode() == 200;
+        });
+        assertThat(readiness.get(0).statusCode()).as("the first answer, before the rebalance").isEqualTo(503);
+        for (HttpResponse<String> notReady : readiness.subList(0, readiness.size() - 1)) {
+            JsonNode body = JSON.readTree(notReady.body());
+            assertThat(notReady.statusCode()).isEqualTo(503);
+            assertThat(notReady.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(body.get("status").asText()).isEqualTo("not_ready");
+            assertThat(body.get("reasons")).as(notReady.body()).isNotEmpty()
+                    .allMatch(r -> r.asText().startsWith("Kafka Streams is ") || r.asText().matches("restoring \\d+ partitions? of jolt-it-api-.*-changelog, .* left"));
+        }
+        assertThat(JSON.readTree(readiness.get(readiness.size() - 1).body()).get("status").asText()).isEqualTo("ready");
+        awaitBothReady();
+        for (JsonNode identity : expected) {
+            String id = identity.get("identity").asText();
+            assertThat(get(b, "/v1/identities/" + id)).as(id + " from the restored instance").isEqualTo(get(a, "/v1/identities/" + id));
         }
     }
 }

@@ -41,7 +41,7 @@ class OpenApiDocumentTest {
     void theJarServesTheDocumentByteForByte(OpenApiContract contract) throws Exception {
         byte[] served = new OpenApiDocument("/" + contract.resource()).get();
         assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(served)).isEqualTo(contract.document());
-        assertThat(contract.operations()).contains("GET /openapi.json", "GET /health", "GET /metrics");
+        assertThat(contract.operations()).contains("GET /openapi.json", "GET /health", "GET /health/live", "GET /health/ready", "GET /metrics");
     }
 
     @Test

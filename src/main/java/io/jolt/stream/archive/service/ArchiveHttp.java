@@ -20,8 +20,8 @@ import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * The archive service's HTTP API: history, as-of state and export of one identity, status,
- * health and metrics. Read-only: there is no route that takes a record. An identity another
- * instance indexes is redirected there (307), so any instance can be asked.
+ * health, the probes and metrics. Read-only: there is no route that takes a record. An identity
+ * another instance indexes is redirected there (307), so any instance can be asked.
  */
 final class ArchiveHttp implements AutoCloseable {
     /** The HTTP contract, served as it is in the jar (src/main/resources/openapi). */
@@ -34,7 +34,8 @@ final class ArchiveHttp implements AutoCloseable {
     private final HostInfo self;
     private final HttpServer server;
 
-    ArchiveHttp(KafkaStreams streams, ArchiveQueries queries, ArchiveProgress progress, PrometheusMeterRegistry metrics, HostInfo self) {
+    ArchiveHttp(KafkaStreams streams, ArchiveQueries queries, ArchiveProgress progress, ArchiveReadiness readiness, PrometheusMeterRegistry metrics,
+            HostInfo self) {
         this.streams = streams;
         this.queries = queries;
         this.progress = progress;
@@ -42,6 +43,7 @@ final class ArchiveHttp implements AutoCloseable {
         this.server = new HttpServer(OPENAPI, config -> { });
         this.app = server.app();
         server.health(streams);
+        server.probes(streams, readiness::notReadyBecause);
         server.metrics(metrics, ctx -> { });
         app.get("/v1/archive/status", ctx -> ctx.contentType("application/json").result(progress.status().toString()));
         app.get("/v1/archive/identities/{id}/history", this::history);

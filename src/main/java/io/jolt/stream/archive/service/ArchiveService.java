@@ -1,6 +1,7 @@
 package io.jolt.stream.archive.service;
 
 import io.jolt.stream.http.StreamsMetrics;
+import io.jolt.stream.http.StreamsReadiness;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.SchemaRegistry;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -28,14 +29,25 @@ public final class ArchiveService implements AutoCloseable {
     /**
      * Where and as what the service runs: {@code topic} is the archive (jolt.archive.v2, or a
      * mirror of it under another name); {@code port} 0 picks a free one; {@code client} holds
-     * settings every Kafka client of the service gets (security.protocol, sasl.*, ssl.*, ...).
+     * settings every Kafka client of the service gets (security.protocol, sasl.*, ssl.*, ...);
+     * {@code readyMaxLag} is how many records the index may be behind the archive, on the
+     * partitions an instance indexes, for that instance to be ready.
      */
-    public record Settings(String bootstrap, String topic, String applicationId, Path stateDir, String host, int port, Properties client) {
+    public record Settings(String bootstrap, String topic, String applicationId, Path stateDir, String host, int port, Properties client,
+            long readyMaxLag) {
         public static final String DEFAULT_APPLICATION_ID = "jolt-archive";
+        /** Kafka Streams' own bound for calling a replica caught up (acceptable.recovery.lag): a few commits of a busy archive. */
+        public static final long DEFAULT_READY_MAX_LAG = 10_000;
 
-        /** jolt.archive.v2 on {@code bootstrap}, no client settings. */
+        /** jolt.archive.v2 on {@code bootstrap}, no client settings, the default lag bound. */
         public Settings(String bootstrap, String applicationId, Path stateDir, String host, int port) {
-            this(bootstrap, Topics.ARCHIVE, applicationId, stateDir, host, port, new Properties());
+            this(bootstrap, Topics.ARCHIVE, applicationId, stateDir, host, port, new Properties(), DEFAULT_READY_MAX_LAG);
+        }
+
+        public Settings {
+            if (readyMaxLag < 0) {
+                throw new IllegalArgumentException("the lag bound of readiness is 0 records or more: " + readyMaxLag);
+            }
         }
 
         /** The client settings with the bootstrap servers. */
@@ -71,8 +83,12 @@ public final class ArchiveService implements AutoCloseable {
         KafkaStreams streams = new KafkaStreams(ArchiveIndexTopology.build(settings.topic(), registry, counts), streamsProperties(settings, self));
         ArchiveFetcher fetcher = new ArchiveFetcher(settings.topic(), settings.clientProperties(), registry);
         ArchiveProgress progress = new ArchiveProgress(Admin.create(settings.clientProperties()), settings.topic(), settings.applicationId(), streams, counts);
+        // Registered before the start: Kafka Streams takes no restore listener later.
+        StreamsReadiness restores = new StreamsReadiness();
+        streams.setGlobalStateRestoreListener(restores);
+        ArchiveReadiness readiness = new ArchiveReadiness(streams, restores, progress, settings.topic(), settings.readyMaxLag());
         PrometheusMeterRegistry metrics = metrics(streams, counts, fetcher);
-        ArchiveHttp http = new ArchiveHttp(streams, new ArchiveQueries(ArchiveIndex.of(streams), fetcher), progress, metrics, self);
+        ArchiveHttp http = new ArchiveHttp(streams, new ArchiveQueries(ArchiveIndex.of(streams), fetcher), progress, readiness, metrics, self);
         streams.start();
         http.start();
         return new ArchiveService(streams, fetcher, progress, http, counts, self);

@@ -20,6 +20,7 @@ import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.testing.Promtool;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.testing.Waiting;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.VectorRecords;
@@ -37,6 +38,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -58,7 +60,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * vector scenario in reverse (held bound 3, superseded history kept for no time: the live side
  * forgets) and the demo workload, with some operations appended twice (the bolt is
  * at-least-once). Its answers equal a full-scan replay's, it still has what the live side forgot,
- * and a restart resumes its index.
+ * a restart resumes its index (not ready until it has), and an index that dies fails liveness.
  */
 @ExtendWith(RealKafka.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -216,12 +218,38 @@ class ArchiveServiceIT {
     }
 
     @Test
+    @Order(4)
+    void theProbesOfARunningCaughtUpIndexAreLiveAndReady() throws Exception {
+        assertThat(get("/health/live")).isEqualTo(tree("{\"status\":\"live\",\"streams_state\":\"RUNNING\",\"reasons\":[]}"));
+        assertThat(get("/health/ready")).isEqualTo(tree("{\"status\":\"ready\",\"streams_state\":\"RUNNING\",\"reasons\":[]}"));
+    }
+
+    @Test
     @Order(5)
     void aRestartResumesTheIndexAndIndexesNothingTwice() throws Exception {
+        // given: the index stopped, and 40 records appended meanwhile
         archive.close();
         List<ConsumerRecord<String, byte[]>> more = archived.subList(archived.size() - 40, archived.size());
         appendAgain(more);
-        archive = startArchive();
+        // when: it starts again, ready only with no record left to index
+        archive = ArchiveService.start(settings(indexDir, 0), registry);
+        // expect: live all along; not ready, saying why, until it is (it answers before it has even
+        // joined its group, so the first answer is a 503); then ready, RUNNING and caught up
+        List<HttpResponse<String>> readiness = new ArrayList<>();
+        Waiting.await("the restarted index ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            assertThat(send("/health/live").statusCode()).isEqualTo(200);
+            HttpResponse<String> ready = send("/health/ready");
+            readiness.add(ready);
+            return ready.statusCode() == 200;
+        });
+        assertThat(readiness.get(0).statusCode()).as("the first answer, before the index joined its group").isEqualTo(503);
+        for (HttpResponse<String> notReady : readiness.subList(0, readiness.size() - 1)) {
+            assertThat(notReady.statusCode()).isEqualTo(503);
+            assertThat(notReady.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(tree(notReady.body()).get("reasons")).as(notReady.body()).isNotEmpty().allMatch(r -> r.asText().startsWith("Kafka Streams is ")
+                    || r.asText().startsWith("restoring ") || r.asText().matches("the index is [\\d,]+ records? behind the archive on the .*"));
+        }
+        archive.awaitRunning(Duration.ofSeconds(60)).awaitCaughtUp(Duration.ofSeconds(60));
         assertThat(archive.counts().indexed()).as("only what was appended while it was down").isEqualTo(40);
         JsonNode status = get("/v1/archive/status");
         assertThat(status.get("caught_up").asBoolean()).isTrue();
@@ -231,9 +259,36 @@ class ArchiveServiceIT {
                 .isEqualTo(tree(ArchiveJson.history(new ArchiveReplay(bootstrap, registry).history(identity, null, null, null, true), null)));
     }
 
+    @Test
+    @Order(6)
+    void anIndexThatDiedFailsLivenessAndReadiness() throws Exception {
+        // given: an index over an archive topic that does not exist (Kafka Streams stops on a missing source topic)
+        ArchiveService.Settings settings = new ArchiveService.Settings(bootstrap, "jolt.it.no-such-archive", "jolt-it-archive-dead",
+                StreamHarness.tempStateDir("archive-dead"), "127.0.0.1", 0, new Properties(), ArchiveService.Settings.DEFAULT_READY_MAX_LAG);
+        try (ArchiveService dead = ArchiveService.start(settings, registry)) {
+            // when: it has given up
+            URI live = URI.create(dead.baseUrl() + "/health/live");
+            Waiting.await("the index given up").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> HTTP.send(HttpRequest.newBuilder(live).GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 503);
+            // expect: not live, nor ready, and each says so
+            JsonNode notLive = tree(HTTP.send(HttpRequest.newBuilder(live).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(notLive.get("status").asText()).isEqualTo("not_live");
+            assertThat(notLive.get("streams_state").asText()).isIn("PENDING_ERROR", "ERROR");
+            assertThat(notLive.get("reasons").get(0).asText()).contains("failed");
+            HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(URI.create(dead.baseUrl() + "/health/ready")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(ready.statusCode()).isEqualTo(503);
+            assertThat(tree(ready.body()).get("reasons").get(0).asText()).startsWith("Kafka Streams is ").contains("ERROR");
+        }
+    }
+
     private ArchiveService startArchive() throws Exception {
-        return ArchiveService.start(new ArchiveService.Settings(bootstrap, "jolt-it-archive-service", indexDir, "127.0.0.1", 0), registry)
+        return ArchiveService.start(settings(indexDir, ArchiveService.Settings.DEFAULT_READY_MAX_LAG), registry)
                 .awaitRunning(Duration.ofSeconds(60)).awaitCaughtUp(Duration.ofSeconds(60));
+    }
+
+    private ArchiveService.Settings settings(Path stateDir, long readyMaxLag) {
+        return new ArchiveService.Settings(bootstrap, Topics.ARCHIVE, "jolt-it-archive-service", stateDir, "127.0.0.1", 0, new Properties(), readyMaxLag);
     }
 
     /** Appends copies of archive records: what a task that re-processes after a crash may do. */
