@@ -7,6 +7,7 @@ import io.jolt.stream.testing.DelayedAcknowledgements;
 import io.jolt.stream.testing.ForkedService;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.OutputAudit;
+import io.jolt.stream.testing.OutputAudit.ExpectedLosses;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.wire.TopicGuard;
@@ -56,9 +57,9 @@ class ArchiveCrashWindowIT {
 
         OutputAudit audit = OutputAudit.of(harness, registry, records);
         assertThat(audit.eligible()).isGreaterThan(500);
-        assertThat(audit.archiveMissing()).as("eligible entries neither in the archive nor named as lost").isZero();
-        audit.assertClean();
-        System.out.println("[crash window] " + audit.row("service kill -9 right after a commit, archive acks held 4 s", 0));
+        audit.assertClean(ExpectedLosses.none("the acknowledgements are late, not refused: every write lands, and the commit waits for them"));
+        System.out.println("[crash window] " + "the merge's verdicts, each reported: " + audit.verdicts());
+        System.out.println("[crash window] " + audit.row("service kill -9 right after a commit, archive acks held 4 s", "0"));
     }
 
     /** `jolt run` in a JVM of its own, the bolt's acknowledgements held back by {@link DelayedAcknowledgements}. */
