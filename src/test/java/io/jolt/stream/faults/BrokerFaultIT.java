@@ -62,11 +62,11 @@ class BrokerFaultIT {
                 "replication.factor", String.valueOf(replication)))).awaitRunning(Duration.ofSeconds(120));
         scenario.produce(harness, registry, 0);
         scenario.produce(harness, registry, 1);
-        var progress = Faults.progress(cluster.bootstrapServers(), application);
-        long inFlight = Faults.awaitMidStream(cluster.bootstrapServers(), application, progress.processed(), progress.total(),
-                Duration.ofSeconds(120));
+        // Measured the moment before the strike: a broker just killed answers no one.
+        long inFlight = harness.awaitMidStream(application, harness.progress(application).processed(), Duration.ofSeconds(120));
         strike.strike();
         System.out.printf("[%s] fault struck with %,d input records in flight%n", name, inFlight);
+        assertThat(inFlight).as("struck mid-stream").isPositive();
         scenario.produce(harness, registry, 2);
         scenario.produce(harness, registry, 3);
         harness.awaitProcessed(application, Duration.ofSeconds(240));
