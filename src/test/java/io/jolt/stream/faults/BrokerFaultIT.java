@@ -76,7 +76,7 @@ class BrokerFaultIT {
 
         OutputAudit audit = OutputAudit.of(harness, registry, scenario.records()).assertClean(losses);
         assertThat(audit.undecodable()).isEqualTo(scenario.poisonRecords());
-        System.out.println("[" + name + "] " + "the merge's verdicts, each reported: " + audit.verdicts());
+        System.out.println("[" + name + "] the merge's verdicts, each reported: " + audit.verdicts());
         System.out.println("[" + name + "] " + audit.row(fault, String.format("%,d", inFlight)));
     }
 }

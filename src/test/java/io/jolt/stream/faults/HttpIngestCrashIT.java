@@ -128,7 +128,7 @@ class HttpIngestCrashIT {
         OutputAudit audit = OutputAudit.of(harness, registry, admitted).assertClean(ExpectedLosses.none(
                 "the commit waits for the bolt (BoltBeforeCommit): a kill cuts off only archive writes whose input is not yet "
                 + "committed, and that input is processed again (an archive repeat, not a loss)"));
-        System.out.println("[http ingest] " + "the merge's verdicts, each reported: " + audit.verdicts());
+        System.out.println("[http ingest] the merge's verdicts, each reported: " + audit.verdicts());
         System.out.println("[http ingest] " + audit.row("service kill -9 during POST /v1/records (batch in flight re-posted)",
                 String.format("%,d", unprocessed)));
     }

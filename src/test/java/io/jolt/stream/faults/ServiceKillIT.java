@@ -71,7 +71,7 @@ class ServiceKillIT {
                 "the commit waits for the bolt (BoltBeforeCommit): a kill cuts off only archive writes whose input is not yet "
                 + "committed, and that input is processed again (an archive repeat, not a loss)"));
         assertThat(audit.undecodable()).as("each undecodable record rejected once").isEqualTo(scenario.poisonRecords());
-        System.out.println("[kill -9] " + "the merge's verdicts, each reported: " + audit.verdicts());
+        System.out.println("[kill -9] the merge's verdicts, each reported: " + audit.verdicts());
         System.out.println("[kill -9] " + audit.row("service kill -9 ×" + KILLS + " (" + (KILLS - 1) + " on its state dir, 1 wiped)",
                 String.format("%,d (summed over the kills)", inFlightAtKills)));
     }
