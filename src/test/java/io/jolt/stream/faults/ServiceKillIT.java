@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jolt.stream.testing.ForkedService;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.OutputAudit;
+import io.jolt.stream.testing.OutputAudit.ExpectedLosses;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
 import io.jolt.stream.wire.TopicGuard;
+import io.jolt.stream.wire.TopicReader;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
@@ -48,13 +50,15 @@ class ServiceKillIT {
             if (round == KILLS - 1) {
                 settings = settings.onStateDir(StreamHarness.tempStateDir("kill9-wiped"));
             }
-            long before = Faults.progress(broker.bootstrapServers(), APPLICATION).processed();
+            long before = harness.progress(APPLICATION).processed();
             ForkedService service = ForkedService.start("kill9-" + round, settings);
             scenario.produce(harness, registry, round);
-            long total = Faults.progress(broker.bootstrapServers(), APPLICATION).total();
-            long inFlight = Faults.awaitMidStream(broker.bootstrapServers(), APPLICATION, before, total, Duration.ofSeconds(120));
+            harness.awaitMidStream(APPLICATION, before, Duration.ofSeconds(120));
             service.kill();
-            System.out.printf("[kill -9] round %d: killed with %,d input records in flight%n", round, inFlight);
+            // Nothing is produced or committed after the kill: what is uncommitted now was in flight at it.
+            TopicReader.Progress atKill = harness.progress(APPLICATION);
+            long inFlight = atKill.total() - atKill.processed();
+            System.out.printf("[kill -9] round %d: killed with %,d of %,d input records in flight%n", round, inFlight, atKill.total());
             assertThat(inFlight).as("killed mid-stream, round " + round).isPositive();
             inFlightAtKills += inFlight;
         }
@@ -63,9 +67,12 @@ class ServiceKillIT {
         harness.awaitProcessed(APPLICATION, Duration.ofSeconds(180));
         last.stop();
 
-        OutputAudit audit = OutputAudit.of(harness, registry, scenario.records()).assertClean();
+        OutputAudit audit = OutputAudit.of(harness, registry, scenario.records()).assertClean(ExpectedLosses.none(
+                "the commit waits for the bolt (BoltBeforeCommit): a kill cuts off only archive writes whose input is not yet "
+                + "committed, and that input is processed again (an archive repeat, not a loss)"));
         assertThat(audit.undecodable()).as("each undecodable record rejected once").isEqualTo(scenario.poisonRecords());
+        System.out.println("[kill -9] the merge's verdicts, each reported: " + audit.verdicts());
         System.out.println("[kill -9] " + audit.row("service kill -9 ×" + KILLS + " (" + (KILLS - 1) + " on its state dir, 1 wiped)",
-                inFlightAtKills));
+                String.format("%,d (summed over the kills)", inFlightAtKills)));
     }
 }

@@ -10,6 +10,7 @@ import io.jolt.stream.service.JoltConfig;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.wire.TopicReader;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.VectorRecords;
@@ -32,9 +33,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The service on a real broker: the mixed scenarios in several random orders, with 1 and with
- * 4 partitions, stopped and restarted mid-stream (with its state dir, and once without it so it
- * restores from the changelogs) always ends in the same state, which is the merge of the set,
- * and read_committed shows no duplicated output.
+ * 4 partitions, stopped with a quarter of the input processed and a quarter unprocessed and
+ * restarted (with its state dir, and once without it so it restores from the changelogs) always
+ * ends in the same state, which is the merge of the set, and read_committed shows no duplicated
+ * output.
  */
 @ExtendWith(RealKafka.class)
 class StreamProcessingIT {
@@ -66,21 +68,31 @@ class StreamProcessingIT {
         String applicationId = "jolt-it-" + name;
         Path stateDir = StreamHarness.tempStateDir(name);
         JoltConfig config = harness.config(applicationId, stateDir, partitions);
+        int quarter = records.size() / 4;
         int half = records.size() / 2;
         var service = harness.start(config, registry);
         System.out.printf("[%s] running %d ms%n", name, (System.nanoTime() - t0) / 1_000_000);
         try {
-            harness.produce(records.subList(0, half));
+            harness.produce(records.subList(0, quarter));
             if (restart != Restart.NONE) {
+                // A few hundred records leave no time to stop the service in the middle of them from outside: it is
+                // paused once it has committed the first quarter, so that the stop finds the second unprocessed.
                 harness.awaitProcessed(applicationId, Duration.ofSeconds(60));
+                service.streams().pause();
+                harness.produce(records.subList(quarter, half));
                 service.close();
+                TopicReader.Progress atStop = harness.progress(applicationId);
+                assertThat(atStop.total() - atStop.processed()).as("records unprocessed at the stop").isEqualTo(half - quarter);
                 if (restart == Restart.WIPED_STATE_DIR) {
                     stateDir = StreamHarness.tempStateDir(name + "-wiped");
                     config = harness.config(applicationId, stateDir, partitions);
                 }
-                System.out.printf("[%s] first half processed, stopped %d ms%n", name, (System.nanoTime() - t0) / 1_000_000);
+                System.out.printf("[%s] stopped with %d of %d records unprocessed %d ms%n", name, atStop.total() - atStop.processed(),
+                        atStop.total(), (System.nanoTime() - t0) / 1_000_000);
                 service = harness.start(config, registry);
                 System.out.printf("[%s] restarted %d ms%n", name, (System.nanoTime() - t0) / 1_000_000);
+            } else {
+                harness.produce(records.subList(quarter, half));
             }
             harness.produce(records.subList(half, records.size()));
             harness.awaitProcessed(applicationId, Duration.ofSeconds(90));

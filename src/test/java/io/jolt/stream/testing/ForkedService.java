@@ -57,6 +57,18 @@ public final class ForkedService {
     }
 
     public static ForkedService start(String name, Settings settings) throws IOException {
+        return start(name, settings, List.of("io.jolt.stream.cli.JoltCommand", "run"));
+    }
+
+    /**
+     * Another entry point than {@code jolt run}, given {@code --config FILE} as {@code jolt run}
+     * is: a test's variant of the service (it has no HTTP API unless it starts one).
+     */
+    public static ForkedService start(String name, Settings settings, Class<?> main) throws IOException {
+        return start(name, settings, List.of(main.getName()));
+    }
+
+    private static ForkedService start(String name, Settings settings, List<String> main) throws IOException {
         int port = KafkaBroker.freePort();
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", settings.bootstrap());
@@ -73,7 +85,9 @@ public final class ForkedService {
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
         command.addAll(settings.jvm());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.jolt.stream.cli.JoltCommand", "run", "--config", config.toString()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+        command.addAll(main);
+        command.addAll(List.of("--config", config.toString()));
         Path log = Path.of("target", name + ".log").toAbsolutePath();
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("JOLT_LOG_FILE", log.resolveSibling(name + "-full.log").toString());

@@ -144,6 +144,38 @@ public final class StreamHarness {
         awaitDecided(left.compareTo(Duration.ofSeconds(1)) > 0 ? left : Duration.ofSeconds(1));
     }
 
+    /** Input records produced, and committed as processed by the application, now. */
+    public TopicReader.Progress progress(String applicationId) throws Exception {
+        try (TopicReader reader = new TopicReader(bootstrap)) {
+            return reader.progress(applicationId);
+        }
+    }
+
+    /**
+     * Waits until the application has committed a third of what it had not committed when it had
+     * {@code processedBefore} records committed, and returns how many records were then produced
+     * but not yet committed: a fault struck at once lands with about that many in flight.
+     */
+    public long awaitMidStream(String applicationId, long processedBefore, Duration timeout) throws Exception {
+        try (TopicReader reader = new TopicReader(bootstrap)) {
+            long total = reader.progress(applicationId).total();
+            long target = processedBefore + Math.max(1, (total - processedBefore) / 3);
+            TopicReader.Progress p = Waiting.await("progress beyond " + processedBefore + " to " + target).atMost(timeout)
+                    .pollInterval(Duration.ofMillis(50)).until(() -> reader.progress(applicationId), now -> now.processed() >= target);
+            return p.total() - p.processed();
+        }
+    }
+
+    /** The input offsets the application has committed, by partition (the next offset it will process). */
+    public Map<TopicPartition, Long> committedOffsets(String applicationId) throws Exception {
+        try (Admin admin = admin()) {
+            Map<TopicPartition, Long> out = new HashMap<>();
+            admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS)
+                    .forEach((tp, offset) -> out.put(tp, offset.offset()));
+            return out;
+        }
+    }
+
     /** Until the last stable offset of every jolt partition has reached its end as of now. */
     private void awaitDecided(Duration left) throws Exception {
         try (Admin admin = admin()) {
