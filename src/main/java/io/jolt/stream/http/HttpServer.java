@@ -7,7 +7,11 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
+import io.javalin.http.HandlerType;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -27,6 +31,8 @@ public final class HttpServer implements AutoCloseable {
 
     private final Javalin app;
     private final List<String> routes = new CopyOnWriteArrayList<>();
+    /** Where every answer's time is recorded, once {@link #metrics} named the registry. */
+    private volatile MeterRegistry timings;
 
     public HttpServer(OpenApiDocument contract, Consumer<JavalinConfig> configure) {
         this.app = Javalin.create(config -> {
@@ -34,6 +40,7 @@ public final class HttpServer implements AutoCloseable {
             config.useVirtualThreads = false;
             config.events.handlerAdded(route -> routes.add(route.getHttpMethod() + " " + route.getPath()));
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
+            config.requestLogger.http(this::timed);
             configure.accept(config);
         });
         app.exception(HttpError.class, (e, ctx) -> HttpError.answer(ctx, e.status(), e.code(), e.getMessage(), e.details()));
@@ -99,12 +106,35 @@ public final class HttpServer implements AutoCloseable {
         ctx.status(reasons.isEmpty() ? 200 : 503).contentType("application/json").result(body.toString());
     }
 
-    /** {@code GET /metrics} in Prometheus' text format, once {@code access} let the request through (it throws otherwise). */
+    /**
+     * {@code GET /metrics} in Prometheus' text format, once {@code access} let the request through
+     * (it throws otherwise); from now on every answer's time is recorded there as
+     * {@code jolt_http_requests_seconds}, a histogram by method, route (the matched template, so
+     * that identities do not become labels) and status.
+     */
     public void metrics(PrometheusMeterRegistry metrics, Handler access) {
+        this.timings = metrics;
         app.get("/metrics", ctx -> {
             access.handle(ctx);
             ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());
         });
+    }
+
+    private void timed(Context ctx, Float milliseconds) {
+        MeterRegistry registry = timings;
+        if (registry == null) {
+            return;
+        }
+        Timer.builder("jolt.http.requests").description("HTTP answers: time from request to response, by method, route and status")
+                .tag("method", ctx.method().name()).tag("route", routeOf(ctx)).tag("status", Integer.toString(ctx.statusCode()))
+                .publishPercentileHistogram().register(registry)
+                .record(Duration.ofNanos((long) (milliseconds * 1_000_000)));
+    }
+
+    /** The route's template; "unmatched" for a request no route took (a 404, or one refused before routing). */
+    private static String routeOf(Context ctx) {
+        String template = ctx.handlerType() == HandlerType.BEFORE ? "" : ctx.endpointHandlerPath();
+        return template.isEmpty() ? "unmatched" : template;
     }
 
     /** Every route registered, as "GET /v1/identities/{id}". */

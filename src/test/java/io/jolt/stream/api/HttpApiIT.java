@@ -351,9 +351,17 @@ class HttpApiIT {
 
     @Test
     void prometheusFindsNothingToComplainAboutInTheMetrics() throws Exception {
+        String identity = expected.get(0).get("identity").asText();
+        http.send(HttpRequest.newBuilder(URI.create(a.baseUrl() + "/v1/identities/" + identity)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(a.baseUrl() + "/no/such/route")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         String scraped = http.send(HttpRequest.newBuilder(URI.create(a.baseUrl() + "/metrics")).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         assertThat(scraped).contains("kafka_producer_io_time_seconds_total", "jolt_entries_verified_total");
+        assertThat(scraped).as("answers timed by route template, never by identity")
+                .contains("jolt_http_requests_seconds_bucket{method=\"GET\",route=\"/v1/identities/{id}\",status=\"200\",le=")
+                .contains("jolt_http_requests_seconds_count{method=\"GET\",route=\"unmatched\",status=\"404\"}")
+                .doesNotContain("route=\"/v1/identities/" + identity);
         assertThat(Promtool.complaints(scraped)).as("promtool check metrics").isEmpty();
     }
 
