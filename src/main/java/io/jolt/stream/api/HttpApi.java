@@ -55,6 +55,7 @@ public final class HttpApi implements AutoCloseable {
         this.app = server.app();
         server.health(streams);
         server.probes(streams, readiness::notReadyBecause);
+        readiness.bindTo(metrics);
         server.metrics(metrics, access::require);
         errors();
         routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access, pages),

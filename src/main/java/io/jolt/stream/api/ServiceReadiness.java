@@ -1,6 +1,7 @@
 package io.jolt.stream.api;
 
 import io.jolt.stream.http.StreamsReadiness;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.processor.StateRestoreListener;
@@ -17,6 +18,11 @@ public final class ServiceReadiness {
     /** For {@code KafkaStreams.setGlobalStateRestoreListener}, before the start. */
     public StateRestoreListener restoreListener() {
         return readiness;
+    }
+
+    /** Restore progress as {@code jolt_restore_remaining}. */
+    public void bindTo(MeterRegistry registry) {
+        readiness.bindTo(registry);
     }
 
     /** Why an instance in {@code state} should not take traffic yet; empty when it should. */

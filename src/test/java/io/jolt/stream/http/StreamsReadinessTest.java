@@ -2,6 +2,7 @@ package io.jolt.stream.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
@@ -57,5 +58,20 @@ class StreamsReadinessTest {
     void aBatchOfAPartitionNotRestoringChangesNothing() {
         readiness.onBatchRestored(new TopicPartition(ENTRIES, 0), "jolt-entries", 99, 100);
         assertThat(readiness.notReadyBecause(KafkaStreams.State.RUNNING)).isEmpty();
+    }
+
+    @Test
+    void eachRestoresProgressIsAMetricThatEndsAtZero() {
+        // given a partition restoring before the registry exists, and one after
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        readiness.onRestoreStart(new TopicPartition(ENTRIES, 0), "jolt-entries", 0, 1_000);
+        readiness.bindTo(registry);
+        readiness.onRestoreStart(new TopicPartition(HEADS, 1), "jolt-heads", 0, 10);
+        // when the first restores a batch and the second ends
+        readiness.onBatchRestored(new TopicPartition(ENTRIES, 0), "jolt-entries", 399, 400);
+        readiness.onRestoreEnd(new TopicPartition(HEADS, 1), "jolt-heads", 10);
+        // expect: what each has left, by changelog partition
+        assertThat(registry.get("jolt.restore.remaining").tags("changelog", ENTRIES, "partition", "0").gauge().value()).isEqualTo(600);
+        assertThat(registry.get("jolt.restore.remaining").tags("changelog", HEADS, "partition", "1").gauge().value()).isZero();
     }
 }

@@ -88,6 +88,7 @@ public final class ArchiveService implements AutoCloseable {
         streams.setGlobalStateRestoreListener(restores);
         ArchiveReadiness readiness = new ArchiveReadiness(streams, restores, progress, settings.topic(), settings.readyMaxLag());
         PrometheusMeterRegistry metrics = metrics(streams, counts, fetcher);
+        restores.bindTo(metrics);
         ArchiveHttp http = new ArchiveHttp(streams, new ArchiveQueries(ArchiveIndex.of(streams), fetcher), progress, readiness, metrics, self);
         streams.start();
         http.start();
