@@ -379,6 +379,78 @@ class HttpApiIT {
         }
     }
 
+    /** What a PromQL expression may call; a name followed by "(" that is not here is a mistake. */
+    static final java.util.Set<String> PROMQL_FUNCTIONS = java.util.Set.of("sum", "avg", "min", "max", "count", "stddev",
+            "stdvar", "topk", "bottomk", "quantile", "count_values", "group", "rate", "irate", "increase", "delta", "idelta",
+            "deriv", "resets", "changes", "histogram_quantile", "avg_over_time", "max_over_time", "min_over_time",
+            "sum_over_time", "count_over_time", "last_over_time", "quantile_over_time", "abs", "ceil", "floor", "round",
+            "clamp", "clamp_min", "clamp_max", "absent", "absent_over_time", "label_replace", "label_join", "vector",
+            "scalar", "time", "timestamp", "sort", "sort_desc", "predict_linear", "exp", "ln", "log2", "log10", "sqrt");
+    /** Words of PromQL that are neither functions nor metrics. */
+    static final java.util.Set<String> PROMQL_KEYWORDS = java.util.Set.of("and", "or", "unless", "bool", "offset", "by",
+            "without", "on", "ignoring", "group_left", "group_right", "inf", "nan");
+
+    /**
+     * The metric names one PromQL expression reads: label matchers, range selectors and grouping
+     * clauses stripped, then every identifier not called as a function and not a keyword.
+     */
+    static List<String> metricNamesIn(String expr) {
+        String bare = expr.replaceAll("\\{[^}]*}", " ").replaceAll("\\[[^\\]]*]", " ")
+                .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ");
+        List<String> names = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?<![A-Za-z0-9_:$.])([A-Za-z_:][A-Za-z0-9_:]*)\\s*(\\(?)").matcher(bare);
+        while (m.find()) {
+            String name = m.group(1);
+            if (!m.group(2).isEmpty()) {
+                assertThat(PROMQL_FUNCTIONS).as("a function called in " + expr).contains(name);
+            } else if (!PROMQL_KEYWORDS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    static void collectQueries(JsonNode panels, List<String> titles, List<String> exprs) {
+        for (JsonNode panel : panels) {
+            titles.add(panel.path("title").asText());
+            panel.path("targets").forEach(t -> exprs.add(t.path("expr").asText()));
+            collectQueries(panel.path("panels"), titles, exprs);
+        }
+    }
+
+    @Test
+    void theOperatorsDashboardAsksOnlyForMetricsTheServiceServes() throws Exception {
+        java.nio.file.Path dashboardFile = java.nio.file.Path.of("deploy", "grafana", "jolt-stream.json");
+        JsonNode dashboard = JSON.readTree(dashboardFile.toFile());
+        List<String> titles = new ArrayList<>();
+        List<String> exprs = new ArrayList<>();
+        collectQueries(dashboard.path("panels"), titles, exprs);
+        assertThat(titles).as("the groups and panels operators look for").contains("Ingest & processing", "Lag",
+                "Rejections", "Archive", "Restore", "HTTP", "Records processed /s", "Processing latency",
+                "Consumer lag (records)", "Rejections by reason /s", "Archive losses", "Degraded archive writes /s",
+                "Active tasks restoring", "Restore rate", "HTTP ingest records /s");
+        assertThat(exprs).hasSizeGreaterThanOrEqualTo(12).allMatch(e -> !e.isBlank());
+        TreeSet<String> asked = new TreeSet<>();
+        exprs.forEach(e -> asked.addAll(metricNamesIn(e)));
+        dashboard.path("templating").path("list").forEach(v -> {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("label_values\\(\\s*([A-Za-z_:][A-Za-z0-9_:]*)\\s*,")
+                    .matcher(v.path("definition").asText());
+            if (m.find()) {
+                asked.add(m.group(1));
+            }
+        });
+        assertThat(asked).as("metric names in " + dashboardFile).hasSizeGreaterThanOrEqualTo(15)
+                .contains("jolt_rejected_total", "kafka_consumer_fetch_manager_records_lag_max");
+        String scraped = http.send(HttpRequest.newBuilder(URI.create(a.baseUrl() + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        // a histogram's _bucket, _count and _sum are lines of their own in the exposition, so each
+        // name the dashboard asks for must start a line as it is
+        for (String metric : asked) {
+            assertThat(scraped).as(dashboardFile + " asks for " + metric)
+                    .containsPattern("(?m)^" + java.util.regex.Pattern.quote(metric) + "[{ ]");
+        }
+    }
+
     /**
      * Last: b comes back as an instance that has processed nothing itself, its stores to be
      * restored from the changelogs.
