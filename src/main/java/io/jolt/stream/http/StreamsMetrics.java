@@ -4,11 +4,15 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
@@ -17,7 +21,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The Prometheus registry both services serve at {@code /metrics}, with Kafka Streams' own metrics
- * (and its clients') bridged into it, named as Prometheus wants: {@code promtool check metrics}
+ * (and its clients') bridged into it, and the JVM's memory, threads and CPU, named as Prometheus wants: {@code promtool check metrics}
  * finds nothing to complain about.
  */
 public final class StreamsMetrics {
@@ -35,6 +39,9 @@ public final class StreamsMetrics {
     public static PrometheusMeterRegistry of(KafkaStreams streams) {
         PrometheusMeterRegistry registry = registry();
         new KafkaStreamsMetrics(streams).bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
         return registry;
     }
 
@@ -63,7 +70,8 @@ public final class StreamsMetrics {
 
     /**
      * Kafka's clients name some metrics with abbreviated units ({@code io-time-ns-total},
-     * {@code start-time-ms}), call a gauge {@code connection-count}, and describe some not at all:
+     * {@code start-time-ms}), call a gauge {@code connection-count} (as Micrometer's own binders do
+     * {@code process.cpu.time} in ns and {@code system.cpu.count}), and describe some not at all:
      * Prometheus wants seconds, keeps {@code _count} for histograms and summaries, and a help text.
      * A filter can rename but not rescale, so it remembers what it renamed from nanoseconds or
      * milliseconds and the registry scales those values to seconds as it creates their meters.
@@ -74,19 +82,26 @@ public final class StreamsMetrics {
 
         @Override
         public Meter.Id map(Meter.Id id) {
-            if (!id.getName().startsWith("kafka.")) {
-                return id;
+            if (id.getName().startsWith("jolt.")) {
+                return id; // ours, named by these rules from the start
             }
             Matcher unit = UNIT.matcher(id.getName());
             String name = unit.find() ? unit.replaceFirst(".seconds$2") : id.getName();
             if (!name.equals(id.getName())) {
                 scaledToSeconds.put(name, unit.group(1).equals("ns") ? 1e-9 : 1e-3);
             }
-            name = name.replaceAll("\\.connection\\.count$", ".connections");
+            String baseUnit = id.getBaseUnit();
+            if ("ns".equals(baseUnit) || "nanoseconds".equals(baseUnit)) { // the exposition appends the base unit to the name
+                baseUnit = "seconds";
+                scaledToSeconds.put(name, 1e-9);
+            }
+            if (id.getType() == Meter.Type.GAUGE && name.endsWith(".count")) {
+                name = name.substring(0, name.length() - ".count".length()) + "s"; // connection.count -> connections
+            }
             String description = id.getDescription() == null || id.getDescription().isBlank()
                     ? "Kafka client metric " + id.getName() + " (Kafka gives it no description)" : id.getDescription();
-            return name.equals(id.getName()) && description.equals(id.getDescription()) ? id
-                    : new Meter.Id(name, Tags.of(id.getTags()), id.getBaseUnit(), description, id.getType());
+            return name.equals(id.getName()) && description.equals(id.getDescription()) && Objects.equals(baseUnit, id.getBaseUnit()) ? id
+                    : new Meter.Id(name, Tags.of(id.getTags()), baseUnit, description, id.getType());
         }
 
         double scale(Meter.Id id) {

@@ -428,7 +428,8 @@ class HttpApiIT {
         assertThat(titles).as("the groups and panels operators look for").contains("Ingest & processing", "Lag",
                 "Rejections", "Archive", "Restore", "HTTP", "Records processed /s", "Processing latency",
                 "Consumer lag (records)", "Rejections by reason /s", "Archive losses", "Degraded archive writes /s",
-                "Active tasks restoring", "Restore rate", "HTTP ingest records /s");
+                "Active tasks restoring", "Restore rate", "HTTP ingest records /s", "HTTP answers /s by status", "HTTP latency p99 by route",
+                "JVM & process", "JVM heap used");
         assertThat(exprs).hasSizeGreaterThanOrEqualTo(12).allMatch(e -> !e.isBlank());
         TreeSet<String> asked = new TreeSet<>();
         exprs.forEach(e -> asked.addAll(metricNamesIn(e)));
