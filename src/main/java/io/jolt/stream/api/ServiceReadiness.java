@@ -10,7 +10,8 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * Whether an instance of the service should take traffic: Kafka Streams RUNNING and none of its
  * active tasks restoring. Made before Kafka Streams, because the restore listener can only be
  * registered before the start; {@code GET /health/ready} and whoever waits for the instance
- * (the demo) ask the same.
+ * (the demo) ask the same. It wraps {@code http.StreamsReadiness} so that {@code service} reaches
+ * it through {@code api}, the one layer below it that may use {@code http}.
  */
 public final class ServiceReadiness {
     private final StreamsReadiness readiness = new StreamsReadiness();

@@ -61,15 +61,10 @@ public record BenchResult(Shape shape, Verifier verifier, WarmUp warmUp, Timed t
         private String detail(List<TopicWrites.Written> of) {
             StringBuilder s = new StringBuilder();
             for (TopicWrites.Written w : of) {
-                s.append(s.isEmpty() ? "" : ", ").append(shortName(w.topic())).append(w.purged() ? "*" : "")
+                s.append(s.isEmpty() ? "" : ", ").append(w.label()).append(w.purged() ? "*" : "")
                         .append(String.format(" %.2f", (double) w.records() / entries));
             }
             return s.toString();
-        }
-
-        /** A changelog or repartition topic by its store or operation's name, the service's topics by their own. */
-        private static String shortName(String topic) {
-            return topic.startsWith("jolt.") ? topic : topic.replaceFirst("^jolt-bench-\\d+-", "").replaceFirst("-(changelog|repartition)$", "");
         }
     }
 

@@ -35,7 +35,7 @@ public final class TopicWrites {
      * consumed, so they cannot be read back: its records are its offsets (a transaction marker
      * counted as one) and its bytes unknown (-1).
      */
-    public record Written(String topic, Kind kind, long records, long bytes) {
+    public record Written(String topic, String label, Kind kind, long records, long bytes) {
         public boolean purged() {
             return bytes < 0;
         }
@@ -97,9 +97,15 @@ public final class TopicWrites {
             sum[1] += after.sizes().getOrDefault(tp, 0L) - before.sizes().getOrDefault(tp, 0L);
         });
         List<Written> out = new ArrayList<>();
-        byTopic.forEach((topic, sum) -> out.add(new Written(topic, kindOf(topic), sum[0], isPurged(topic) ? -1 : sum[1])));
+        byTopic.forEach((topic, sum) -> out.add(new Written(topic, labelOf(topic), kindOf(topic), sum[0], isPurged(topic) ? -1 : sum[1])));
         out.sort(Comparator.comparingLong(Written::records).reversed().thenComparing(Written::topic));
         return out;
+    }
+
+    /** A changelog or repartition topic by its store or operation's name, the service's topics by their own. */
+    private String labelOf(String topic) {
+        return topic.startsWith(applicationId + "-")
+                ? topic.substring(applicationId.length() + 1).replaceFirst("-(changelog|repartition)$", "") : topic;
     }
 
     private boolean isPurged(String topic) {

@@ -16,8 +16,8 @@ public final class Uint64 {
 
     /** The decimal of an unsigned {@code long}. */
     public static BigDecimal decimal(long unsigned) {
-        BigInteger value = BigInteger.valueOf(unsigned);
-        return new BigDecimal(unsigned < 0 ? value.add(TWO_TO_64) : value);
+        // Every output record carries one or two: below 2^63 (nearly all) no BigInteger is made.
+        return unsigned >= 0 ? BigDecimal.valueOf(unsigned) : new BigDecimal(BigInteger.valueOf(unsigned).add(TWO_TO_64));
     }
 
     /** The decimal of an unsigned {@code long} that may be absent. */
