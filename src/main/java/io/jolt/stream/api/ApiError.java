@@ -29,7 +29,13 @@ public final class ApiError extends HttpError {
          * The owner Kafka Streams names did not answer: it died or left, and the group has not yet
          * moved its partitions (up to a session timeout). Temporary, like NOT_READY.
          */
-        OWNER_UNREACHABLE(503);
+        OWNER_UNREACHABLE(503),
+        /**
+         * This instance cannot show that its answer holds every record accepted more than
+         * {@code jolt.query.max.staleness.ms} ago: it is cut off from the brokers, was paused, is
+         * behind, or no longer holds the identity's partition. Temporary, like NOT_READY.
+         */
+        STALE(503);
 
         final int status;
 

@@ -9,15 +9,18 @@ import io.jolt.stream.http.OpenApiDocument;
 import io.jolt.stream.http.StreamsMetrics;
 import io.jolt.stream.processor.AnalyticsQueries;
 import io.jolt.stream.processor.IdentityQueries;
+import io.jolt.stream.processor.QueryFreshness;
 import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.wire.RecordIngest;
 import io.jolt.stream.wire.serde.SchemaRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -37,15 +40,18 @@ public final class HttpApi implements AutoCloseable {
     private final String scheme;
     private final HttpServer server;
     private final RegistryEndpoints registry;
+    private final StalenessBound staleness;
 
     private HttpApi(KafkaStreams streams, ServiceReadiness readiness, SignatureCheck signatures, RecordIngest ingest, SchemaRegistry schemas,
-            HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
+            HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages, QueryFreshness freshness, Duration forwardTimeout) {
         this.access = access;
         this.registry = new RegistryEndpoints(schemas);
         this.scheme = tls.isPresent() ? "https" : "http";
         IdentityQueries queries = new IdentityQueries(streams, signatures);
-        this.routing = new OwnerRouting(streams, queries, self, tls);
+        this.routing = new OwnerRouting(streams, queries, self, tls, forwardTimeout);
+        this.staleness = new StalenessBound(freshness);
         this.metrics = StreamsMetrics.of(streams);
+        freshness.bindTo(metrics);
         JoltMeters.bind(metrics, streams);
         JoltMeters.bindVerifier(metrics, signatures);
         this.server = new HttpServer(OPENAPI, config -> {
@@ -58,7 +64,7 @@ public final class HttpApi implements AutoCloseable {
         readiness.bindTo(metrics);
         server.metrics(metrics, access::require);
         errors();
-        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, queries, ingest, metrics, access, pages),
+        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, staleness, queries, ingest, metrics, access, pages),
                 new AnalyticsEndpoints(streams, AnalyticsQueries.of(streams), routing));
     }
 
@@ -68,11 +74,14 @@ public final class HttpApi implements AutoCloseable {
      * {@code jolt.http.auth.*} when set. Answers that verify (state, sync) check signatures with
      * {@code signatures}, the processor's own. {@code schemas}, the registry the service writes
      * through, is served read-only under {@code /registry} when it is the embedded one.
-     * {@code readiness} is the one whose restore listener {@code streams} started with.
+     * {@code readiness} is the one whose restore listener {@code streams} started with. Answers about an
+     * identity are given only within {@code freshness}' bound, and a request forwarded to the
+     * identity's owner waits at most {@code forwardTimeout}.
      */
     public static HttpApi start(HostInfo self, KafkaStreams streams, ServiceReadiness readiness, SignatureCheck signatures, RecordIngest ingest,
-            SchemaRegistry schemas, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages) {
-        HttpApi api = new HttpApi(streams, readiness, signatures, ingest, schemas, self, access, tls, pages);
+            SchemaRegistry schemas, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages, QueryFreshness freshness,
+            Duration forwardTimeout) {
+        HttpApi api = new HttpApi(streams, readiness, signatures, ingest, schemas, self, access, tls, pages, freshness, forwardTimeout);
         if (tls.isPresent()) {
             api.app.start();
         } else {
@@ -135,14 +144,16 @@ public final class HttpApi implements AutoCloseable {
         void handle(Context ctx, String identity) throws Exception;
     }
 
-    /** Answers locally when this instance owns the identity, else forwards to the owner. */
+    /** Answers locally when this instance owns the identity and is current enough, else forwards to the owner. */
     private void routed(Context ctx, IdentityHandler handler) throws Exception {
         routing.requireRunning();
         String identity = ctx.pathParam("id");
-        Optional<HostInfo> owner = routing.remoteOwner(ctx, identity);
-        if (owner.isPresent()) {
-            routing.forward(ctx, owner.get(), HttpRequest.BodyPublishers.noBody(), "GET");
+        KeyQueryMetadata owner = routing.owner(identity);
+        Optional<HostInfo> remote = routing.remoteOwner(ctx, owner);
+        if (remote.isPresent()) {
+            routing.forward(ctx, remote.get(), HttpRequest.BodyPublishers.noBody(), "GET");
         } else {
+            staleness.require(ctx, owner.partition());
             handler.handle(ctx, identity);
         }
     }

@@ -1,12 +1,14 @@
 package io.jolt.stream.api;
 
 import io.javalin.http.Context;
+import io.jolt.stream.processor.Freshness;
 import io.jolt.stream.processor.IdentityQueries;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,14 +36,20 @@ final class OwnerRouting {
     private final HostInfo self;
     private final String scheme;
     private final HttpClient client;
+    private final Duration timeout;
 
-    /** @param self this instance's application.server, or null when it runs alone; @param tls how instances reach each other when set */
-    OwnerRouting(KafkaStreams streams, IdentityQueries queries, HostInfo self, Optional<HttpTls> tls) {
+    /**
+     * @param self this instance's application.server, or null when it runs alone; @param tls how instances reach each other when set;
+     * @param timeout how long another instance may take to connect and answer: a partitioned one never does, and the client must
+     *     hear so (503), not wait
+     */
+    OwnerRouting(KafkaStreams streams, IdentityQueries queries, HostInfo self, Optional<HttpTls> tls, Duration timeout) {
         this.streams = streams;
         this.queries = queries;
         this.self = self;
+        this.timeout = timeout;
         this.scheme = tls.isPresent() ? "https" : "http";
-        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(timeout);
         tls.ifPresent(t -> client.sslContext(t.clientContext()));
         this.client = client.build();
     }
@@ -53,13 +61,21 @@ final class OwnerRouting {
         }
     }
 
+    /** The identity's partition of the inputs, as Kafka Streams' metadata has it (refused, 503, while it has none: rebalancing). */
+    KeyQueryMetadata owner(String identity) {
+        KeyQueryMetadata owner = queries.owner(identity);
+        if (owner == null || owner.partition() < 0) {
+            throw new ApiError(ApiError.Code.NOT_READY, "no owner is known for this identity's partition yet (rebalancing)");
+        }
+        return owner;
+    }
+
     /** The other instance that owns the identity, or empty when this one answers (or was forwarded to). */
-    Optional<HostInfo> remoteOwner(Context ctx, String identity) {
+    Optional<HostInfo> remoteOwner(Context ctx, KeyQueryMetadata owner) {
         if (self == null || ctx.header(FORWARDED) != null) {
             return Optional.empty();
         }
-        KeyQueryMetadata owner = queries.owner(identity);
-        HostInfo active = owner == null ? null : owner.activeHost();
+        HostInfo active = owner.activeHost();
         boolean remote = active != null && !active.equals(HostInfo.unavailable()) && !active.equals(self);
         return remote ? Optional.of(active) : Optional.empty();
     }
@@ -80,7 +96,7 @@ final class OwnerRouting {
             HostInfo host = instance.hostInfo();
             if (!host.equals(self) && !host.equals(HostInfo.unavailable())) {
                 URI uri = URI.create(scheme + "://" + host.host() + ":" + host.port() + ctx.path() + query);
-                HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).header(FORWARDED, self.host() + ":" + self.port()).GET().build();
+                HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header(FORWARDED, self.host() + ":" + self.port()).GET().build();
                 asked.put(host, client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()));
             }
         }
@@ -105,19 +121,26 @@ final class OwnerRouting {
         }
     }
 
+    /** Headers of the owner's answer a client needs besides its status, type and body: when to retry, and how current it is. */
+    private static final List<String> RELAYED = List.of("Retry-After", Freshness.AGE_HEADER, Freshness.POSITION_HEADER);
+
     /** Passes the request on to the owner, once, and answers with the owner's answer. */
     void forward(Context ctx, HostInfo owner, HttpRequest.BodyPublisher body, String method) {
         String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
         URI uri = URI.create(scheme + "://" + owner.host() + ":" + owner.port() + ctx.path() + query);
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
                 .header(FORWARDED, self.host() + ":" + self.port()).method(method, body);
         if (ctx.contentType() != null) {
             request.header("Content-Type", ctx.contentType());
         }
         try {
             HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            RELAYED.forEach(name -> response.headers().firstValue(name).ifPresent(value -> ctx.header(name, value)));
             ctx.status(response.statusCode()).contentType(response.headers().firstValue("Content-Type").orElse("application/json"))
                     .result(response.body());
+        } catch (HttpTimeoutException e) {
+            throw new ApiError(ApiError.Code.OWNER_UNREACHABLE, "the instance owning this identity (" + owner + ") did not answer within "
+                    + timeout.toMillis() + " ms (jolt.http.forward.timeout.ms)");
         } catch (IOException e) {
             throw new ApiError(ApiError.Code.OWNER_UNREACHABLE, "the instance owning this identity (" + owner + ") did not answer: " + e.getMessage());
         } catch (InterruptedException e) {

@@ -18,15 +18,18 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * Delta sync (PROTOCOL §8): a binary request in, a binary response out. Records pushed inside
  * the request are produced to the input topics like any other input and do not change this
- * response. Requests for identities another instance owns are forwarded there.
+ * response. Requests for identities another instance owns are forwarded there; the owner answers
+ * within the staleness bound, as for every read of an identity.
  */
 final class SyncEndpoint {
     private final OwnerRouting routing;
+    private final StalenessBound staleness;
     private final IdentityQueries queries;
     private final RecordIngest ingest;
     private final Counter pushedUnreadable;
@@ -34,10 +37,11 @@ final class SyncEndpoint {
 
     private final HttpAccess access;
 
-    SyncEndpoint(OwnerRouting routing, IdentityQueries queries, RecordIngest ingest, MeterRegistry metrics, HttpAccess access,
-            SyncResponder.Limits limits) {
+    SyncEndpoint(OwnerRouting routing, StalenessBound staleness, IdentityQueries queries, RecordIngest ingest, MeterRegistry metrics,
+            HttpAccess access, SyncResponder.Limits limits) {
         this.limits = limits;
         this.routing = routing;
+        this.staleness = staleness;
         this.access = access;
         this.queries = queries;
         this.ingest = ingest;
@@ -59,11 +63,13 @@ final class SyncEndpoint {
             access.require(ctx);
             ingestPushed(request);
         }
-        Optional<HostInfo> owner = routing.remoteOwner(ctx, request.identity());
-        if (owner.isPresent()) {
-            routing.forward(ctx, owner.get(), HttpRequest.BodyPublishers.ofByteArray(ctx.bodyAsBytes()), "POST");
+        KeyQueryMetadata owner = routing.owner(request.identity());
+        Optional<HostInfo> remote = routing.remoteOwner(ctx, owner);
+        if (remote.isPresent()) {
+            routing.forward(ctx, remote.get(), HttpRequest.BodyPublishers.ofByteArray(ctx.bodyAsBytes()), "POST");
             return;
         }
+        staleness.require(ctx, owner.partition());
         ctx.contentType(SyncRequest.MEDIA_TYPE).result(answer(request).encode());
     }
 

@@ -37,6 +37,8 @@ public final class JoltConfig {
     public static final String SYNC_MAX_BYTES = "jolt.sync.max.bytes";
     public static final String SUPERSEDED_RETENTION_MS = ForgettingPolicy.SUPERSEDED_RETENTION_MS;
     public static final String SWEEP_INTERVAL_MS = ForgettingPolicy.SWEEP_INTERVAL_MS;
+    public static final String QUERY_MAX_STALENESS_MS = "jolt.query.max.staleness.ms";
+    public static final String HTTP_FORWARD_TIMEOUT_MS = "jolt.http.forward.timeout.ms";
 
     private final Properties properties;
     /** The jolt.* settings, typed and validated. */
@@ -79,6 +81,8 @@ public final class JoltConfig {
             Map.entry("JOLT_SYNC_MAX_BYTES", SYNC_MAX_BYTES),
             Map.entry("JOLT_LIVE_SUPERSEDED_RETENTION_MS", SUPERSEDED_RETENTION_MS),
             Map.entry("JOLT_LIVE_SWEEP_INTERVAL_MS", SWEEP_INTERVAL_MS),
+            Map.entry("JOLT_QUERY_MAX_STALENESS_MS", QUERY_MAX_STALENESS_MS),
+            Map.entry("JOLT_HTTP_FORWARD_TIMEOUT_MS", HTTP_FORWARD_TIMEOUT_MS),
             // Secrets are best kept out of the properties file.
             Map.entry("JOLT_HTTP_AUTH_TOKEN", HttpAccess.TOKEN),
             Map.entry("JOLT_HTTP_AUTH_BASIC", HttpAccess.BASIC),
@@ -149,6 +153,16 @@ public final class JoltConfig {
     /** The replication factor of every topic the guard creates, or null: each topic's own. */
     public Short topicReplication() {
         return settings.getShort(TOPIC_REPLICATION);
+    }
+
+    /** How old a query's answer may be: older ones are refused with 503 stale ({@link io.jolt.stream.processor.QueryFreshness}). */
+    public Duration queryMaxStaleness() {
+        return Duration.ofMillis(settings.getLong(QUERY_MAX_STALENESS_MS));
+    }
+
+    /** How long an instance waits for another it forwards a request to before it answers 503 owner_unreachable. */
+    public Duration forwardTimeout() {
+        return Duration.ofMillis(settings.getLong(HTTP_FORWARD_TIMEOUT_MS));
     }
 
     /** The HTTP API's address. */

@@ -5,6 +5,7 @@ import io.jolt.stream.api.HttpApi;
 import io.jolt.stream.api.HttpTls;
 import io.jolt.stream.api.ServiceReadiness;
 import io.jolt.stream.archive.KafkaBolt;
+import io.jolt.stream.processor.QueryFreshness;
 import io.jolt.stream.protocol.sync.SyncResponder;
 import io.jolt.stream.wire.RecordIngest;
 import io.jolt.stream.wire.serde.SchemaRegistry;
@@ -27,13 +28,16 @@ public final class JoltNode implements AutoCloseable {
     private final JoltService<KafkaBolt> service;
     private final ServiceReadiness readiness;
     private final RecordIngest ingest;
+    private final QueryFreshness freshness;
     private final HttpApi api;
     private final HostInfo self;
 
-    private JoltNode(JoltService<KafkaBolt> service, ServiceReadiness readiness, RecordIngest ingest, HttpApi api, HostInfo self) {
+    private JoltNode(JoltService<KafkaBolt> service, ServiceReadiness readiness, RecordIngest ingest, QueryFreshness freshness, HttpApi api,
+            HostInfo self) {
         this.service = service;
         this.readiness = readiness;
         this.ingest = ingest;
+        this.freshness = freshness;
         this.api = api;
         this.self = self;
     }
@@ -59,9 +63,12 @@ public final class JoltNode implements AutoCloseable {
                 readiness.restoreListener());
         // The cluster's security settings too: HTTP ingest reaches a secured cluster as the processor does.
         RecordIngest ingest = new RecordIngest(withServer.adminProperties(), registry);
-        HttpApi api = HttpApi.start(self, service.streams(), readiness, service.signatures(), ingest, registry, access, tls, pages);
+        QueryFreshness freshness = QueryFreshness.start(service.streams(), withServer.get(StreamsConfig.APPLICATION_ID_CONFIG),
+                withServer.adminProperties(), config.queryMaxStaleness());
+        HttpApi api = HttpApi.start(self, service.streams(), readiness, service.signatures(), ingest, registry, access, tls, pages, freshness,
+                config.forwardTimeout());
         service.bolt().bindTo(api.metrics());
-        return new JoltNode(service, readiness, ingest, api, self);
+        return new JoltNode(service, readiness, ingest, freshness, api, self);
     }
 
     public JoltNode awaitRunning(Duration timeout) throws InterruptedException {
@@ -111,6 +118,7 @@ public final class JoltNode implements AutoCloseable {
     @Override
     public void close() {
         api.close();
+        freshness.close();
         ingest.close();
         service.close();
     }

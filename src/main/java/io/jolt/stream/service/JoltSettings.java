@@ -41,6 +41,13 @@ public final class JoltSettings extends AbstractConfig {
                     "The HTTP API's address; also the host of application.server unless that is set")
             .define(JoltConfig.HTTP_PORT, Type.INT, 8080, Range.between(0, 65535), Importance.HIGH,
                     "The HTTP API's port; 0 picks a free one")
+            .define(JoltConfig.QUERY_MAX_STALENESS_MS, Type.LONG, 45_000L, Range.atLeast(100), Importance.HIGH,
+                    "How old an answer about an identity may be: an instance answers 200 only while it can show that its stores hold every "
+                            + "record the brokers held that long ago, else 503 stale (cut off, paused, behind, or not holding the identity's "
+                            + "partition). Default: the consumer's session timeout, after which the group moves a silent instance's partitions")
+            .define(JoltConfig.HTTP_FORWARD_TIMEOUT_MS, Type.LONG, 5_000L, Range.atLeast(100), Importance.MEDIUM,
+                    "How long an instance waits for the owner of an identity it forwards a request to (connecting and answering) "
+                            + "before it answers 503 owner_unreachable")
             .define(JoltConfig.TOPIC_PARTITIONS, Type.INT, null, unsetOr(Range.atLeast(1)), Importance.HIGH,
                     "The partition count of every topic at once, keeping the inputs co-partitioned; unset: each topic's own in topology/topics.yaml (4)")
             .define(JoltConfig.TOPIC_REPLICATION, Type.SHORT, null, unsetOr(Range.atLeast(1)), Importance.HIGH,

@@ -11,6 +11,7 @@ import io.jolt.stream.protocol.Rejection;
 import io.jolt.stream.protocol.RejectionReason;
 import io.jolt.stream.protocol.json.RecordJson;
 import io.jolt.stream.testing.ForkedService;
+import io.jolt.stream.testing.InputLog;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.OutputAudit;
 import io.jolt.stream.testing.OutputAudit.ExpectedLosses;
@@ -26,18 +27,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -106,10 +102,11 @@ class HttpIngestCrashIT {
         assertThat(accepted).as("killed mid-ingest").isNotEmpty().hasSizeLessThan(records.size());
         assertThat(unprocessed).as("killed with accepted records in flight").isPositive();
 
-        Map<String, byte[]> atOffsets = inputAtOffsets(broker.bootstrapServers());
+        Map<String, byte[]> atOffsets = InputLog.read(broker.bootstrapServers()).stream()
+                .collect(Collectors.toMap(InputLog.Stored::at, InputLog.Stored::value));
         for (Accepted a : accepted) {
             byte[] expected = VectorRecords.ofRecords(List.of(a.record()), registry).get(0).value();
-            assertThat(atOffsets.get(a.topic() + "-" + a.partition() + "@" + a.offset())).as("accepted line at %s-%d@%d", a.topic(), a.partition(),
+            assertThat(atOffsets.get(InputLog.Stored.at(a.topic(), a.partition(), a.offset()))).as("accepted line at %s-%d@%d", a.topic(), a.partition(),
                     a.offset()).isEqualTo(expected);
         }
 
@@ -152,28 +149,6 @@ class HttpIngestCrashIT {
             }
             out.add(new Accepted(batch.get(line.get("line").asInt() - 1), line.get("topic").asText(), line.get("partition").asInt(),
                     line.get("offset").asLong()));
-        }
-        return out;
-    }
-
-    /** Every record of the input topics by topic-partition@offset. */
-    private static Map<String, byte[]> inputAtOffsets(String bootstrap) {
-        Properties p = new Properties();
-        p.setProperty("bootstrap.servers", bootstrap);
-        Map<String, byte[]> out = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : List.of(Topics.AUTHORITY, Topics.ENTRIES)) {
-                consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    out.put(r.topic() + "-" + r.partition() + "@" + r.offset(), r.value());
-                }
-            }
         }
         return out;
     }

@@ -2,6 +2,10 @@ package io.jolt.stream.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jolt.stream.avro.ArchiveLoss;
 import io.jolt.stream.avro.ArchiveLossKind;
 import io.jolt.stream.avro.ArchiveRecord;
@@ -28,6 +32,7 @@ import io.jolt.stream.protocol.Resolution;
 import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.SingletonState;
 import io.jolt.stream.protocol.Uint64;
+import io.jolt.stream.protocol.json.MergedStateJson;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.ConfluentAvroSerde;
 import io.jolt.stream.wire.serde.SchemaRegistry;
@@ -64,6 +69,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 public record OutputAudit(int inputRecords, boolean stateEqual, int stateDuplicates, int conflicts, int conflictDuplicates,
                           int rejections, int undecodable, int rejectionDuplicates, Verdicts verdicts, List<String> unreported,
                           int eligible, int archiveMissing, int lossesNamed, int archiveOperations, int archiveDuplicates) {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * How many reports a test expects on {@code jolt.archive.losses.v2} after its fault, and why
@@ -305,6 +311,26 @@ public record OutputAudit(int inputRecords, boolean stateEqual, int stateDuplica
         }
         return identities.stream().map(identity -> IdentityAssembler.assemble(identity, authority.getOrDefault(identity, List.of()),
                 entries.getOrDefault(identity, List.of()), SignatureCheck.DEFINITION)).toList();
+    }
+
+    /**
+     * The core's merged state as the service serves it: less the rows of invalid entries (those
+     * are on jolt.rejected.v2, not stored: src/site/markdown/http-api.md).
+     */
+    public static JsonNode asServed(MergedState state) {
+        try {
+            ObjectNode json = (ObjectNode) JSON.readTree(MergedStateJson.write(state));
+            ArrayNode kept = JSON.createArrayNode();
+            json.get("rejected").forEach(row -> {
+                if (!row.get("reason").asText().equals("invalid_entry")) {
+                    kept.add(row);
+                }
+            });
+            json.set("rejected", kept);
+            return json;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** The dots of every entry eligible in the core's merge of the records. */

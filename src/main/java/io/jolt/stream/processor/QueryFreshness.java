@@ -1,0 +1,189 @@
+package io.jolt.stream.processor;
+
+import io.jolt.stream.wire.Topics;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.TaskMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bounded staleness for interactive queries. Kafka Streams serves a store for as long as its
+ * instance runs: cut off from the brokers, or woken from a long pause still believing it owns its
+ * partitions, an instance answers from stores others have long moved past, and nothing in the
+ * answer says so. This says how old an answer may be, from what the instance can show.
+ *
+ * <p>Every {@code interval} it notes the time, asks the brokers for the end offsets (read_committed)
+ * of the input partitions its active tasks hold, and then reads what those tasks have committed
+ * ({@link FreshnessLedger}): a partition is current as of the latest time whose end offsets its
+ * commits reach. A cut-off instance gets no new end offsets, so its freshness stops while the
+ * clock runs on; answers older than the bound are refused by the API. Reads see what a task has
+ * processed, committed or not, so an answer is at least as current as this says.
+ */
+public final class QueryFreshness implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryFreshness.class);
+    private static final List<String> INPUTS = List.of(Topics.AUTHORITY, Topics.ENTRIES);
+
+    private final KafkaStreams streams;
+    private final String applicationId;
+    private final Admin admin;
+    private final Duration bound;
+    private final Clock clock;
+    private final FreshnessLedger ledger = new FreshnessLedger(INPUTS);
+    private final ScheduledExecutorService poller;
+    private volatile boolean lost;
+
+    private QueryFreshness(KafkaStreams streams, String applicationId, Admin admin, Duration bound, Clock clock) {
+        this.streams = streams;
+        this.applicationId = applicationId;
+        this.admin = admin;
+        this.bound = bound;
+        this.clock = clock;
+        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "jolt-query-freshness");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts asking, every tenth of the bound (at least every second, at most every 100 ms), with
+     * an admin client of {@code adminProperties} whose every call gives up within the bound.
+     * {@code applicationId} names the consumer group whose commits a task resumed from.
+     */
+    public static QueryFreshness start(KafkaStreams streams, String applicationId, Properties adminProperties, Duration bound) {
+        Properties p = new Properties();
+        p.putAll(adminProperties);
+        int timeout = (int) Math.min(bound.toMillis(), 10_000);
+        p.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(timeout));
+        p.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(timeout));
+        p.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, "jolt-query-freshness");
+        QueryFreshness freshness = new QueryFreshness(streams, applicationId, Admin.create(p), bound, Clock.systemUTC());
+        long every = Math.max(100, Math.min(1000, bound.toMillis() / 10));
+        freshness.poller.scheduleWithFixedDelay(freshness::poll, 0, every, TimeUnit.MILLISECONDS);
+        return freshness;
+    }
+
+    /** The staleness bound: an answer older than this is refused. */
+    public Duration bound() {
+        return bound;
+    }
+
+    /** Milliseconds since the epoch, by the clock freshness is measured with. */
+    public long now() {
+        return clock.millis();
+    }
+
+    /** The partition's freshness when this instance holds it and can show it is within the bound; empty otherwise. */
+    public Optional<Freshness> within(int partition) {
+        long now = now();
+        return ledger.of(partition).filter(f -> f.ageMillis(now) <= bound.toMillis());
+    }
+
+    /** The partition's freshness, however old, or empty when this instance holds no task of it that has reached any end offsets. */
+    public Optional<Freshness> of(int partition) {
+        return ledger.of(partition);
+    }
+
+    /** {@code jolt_query_staleness_seconds}: the age of the oldest partition this instance holds. */
+    public void bindTo(MeterRegistry registry) {
+        Gauge.builder("jolt.query.staleness", this, QueryFreshness::oldestAgeSeconds).baseUnit("seconds")
+                .description("Age of this instance's least current partition: answers older than jolt.query.max.staleness.ms are refused (503 stale)")
+                .register(registry);
+    }
+
+    private double oldestAgeSeconds() {
+        long now = now();
+        return ledger.partitions().stream().map(ledger::of).flatMap(Optional::stream).mapToLong(f -> f.ageMillis(now)).max().orElse(0) / 1000.0;
+    }
+
+    private void poll() {
+        try {
+            Set<TopicPartition> held = committedByActiveTasks().keySet().stream().filter(tp -> INPUTS.contains(tp.topic()))
+                    .collect(Collectors.toSet());
+            if (!held.isEmpty()) {
+                long askedAt = now();
+                ledger.ends(askedAt, endOffsets(held));
+            }
+            // Read after the end offsets: commits that reach them were made after they were asked.
+            ledger.commits(resumedFromWhereNotCommitted(committedByActiveTasks()));
+            ledger.forgetBefore(now() - bound.toMillis());
+            if (lost) {
+                LOG.info("brokers answer again: query answers are current once this instance's tasks reach their end offsets");
+                lost = false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            if (!lost) {
+                LOG.warn("cannot ask the brokers for the inputs' end offsets ({}): query answers here turn 503 stale once {} ms old",
+                        e.getMessage(), bound.toMillis());
+                lost = true;
+            }
+        }
+    }
+
+    private Map<TopicPartition, Long> endOffsets(Set<TopicPartition> partitions) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(bound.toMillis(), TimeUnit.MILLISECONDS)
+                .forEach((tp, info) -> ends.put(tp, info.offset()));
+        return ends;
+    }
+
+    /** What this instance's active tasks have committed, by input partition: -1 where a task has not committed since it was assigned. */
+    private Map<TopicPartition, Long> committedByActiveTasks() {
+        Map<TopicPartition, Long> committed = new HashMap<>();
+        streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().stream().map(TaskMetadata::committedOffsets)
+                .forEach(committed::putAll));
+        return committed;
+    }
+
+    /**
+     * A task commits only once it has processed something, so one assigned to an idle partition
+     * never would. It holds what was restored for it: the group's commit it resumed from (0 when
+     * the group never committed the partition). That is what the group's commit still is unless
+     * another instance took the partition since, which an instance learns within a poll of its
+     * own once it reaches the brokers again.
+     */
+    private Map<TopicPartition, Long> resumedFromWhereNotCommitted(Map<TopicPartition, Long> committed) throws Exception {
+        if (committed.values().stream().allMatch(offset -> offset >= 0)) {
+            return committed;
+        }
+        Map<TopicPartition, Long> position = new HashMap<>(committed);
+        var group = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        committed.forEach((tp, offset) -> {
+            if (offset < 0) {
+                var resumed = group.get(tp);
+                position.put(tp, resumed == null ? 0L : resumed.offset());
+            }
+        });
+        return position;
+    }
+
+    @Override
+    public void close() {
+        poller.shutdownNow();
+        admin.close(Duration.ofSeconds(5));
+    }
+}
