@@ -11,9 +11,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -93,8 +96,31 @@ public final class QueryFreshness implements AutoCloseable {
         return clock.millis();
     }
 
-    /** The partition's freshness when this instance holds it and can show it is within the bound; empty otherwise. */
+    /**
+     * The partition's freshness when this instance holds it and can show it is within the bound;
+     * empty otherwise. When what it knows is not enough (a task just assigned, or the last poll
+     * too old) it asks once more, waiting at most {@link #ASK_AGAIN_WITHIN}: a cut-off instance
+     * still refuses in time.
+     */
     public Optional<Freshness> within(int partition) {
+        Optional<Freshness> known = current(partition);
+        if (known.isPresent()) {
+            return known;
+        }
+        try {
+            poller.submit(this::poll).get(ASK_AGAIN_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            // Not known in time: refused as stale.
+        }
+        return current(partition);
+    }
+
+    /** How long a question may wait for the brokers when what this instance knows does not show it is current. */
+    public static final Duration ASK_AGAIN_WITHIN = Duration.ofSeconds(1);
+
+    private Optional<Freshness> current(int partition) {
         long now = now();
         return ledger.of(partition).filter(f -> f.ageMillis(now) <= bound.toMillis());
     }
