@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
@@ -23,25 +25,35 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * Real Apache Kafka brokers (KRaft), each in a JVM of its own ({@code kafka.Kafka} from the test
- * classpath), so that a test can kill one with SIGKILL, as a crash or a lost machine would, and
- * start it again on its own log directory. Node 1 is broker and controller, the others brokers
- * only; with three nodes every topic's replicas must number 3 with {@code min.insync.replicas=2}.
+ * classpath), so that a test can kill one with SIGKILL, as a crash or a lost machine would,
+ * pause it with SIGSTOP, and start it again on its own log directory. On loopback
+ * ({@link #start}) node 1 is broker and controller, the others brokers only; on hosts of their
+ * own ({@link #onHosts}) every node is both, a quorum that outlives any one node. With three
+ * nodes every topic's replicas must number 3 with {@code min.insync.replicas=2}.
  */
 public final class ForkedKafka implements AutoCloseable {
+    /** The ports of a node on a host of its own: the host's address tells the nodes apart. */
+    public static final int HOST_BROKER_PORT = 9092;
+    public static final int HOST_CONTROLLER_PORT = 9093;
+
     private final Path dir;
     private final List<Node> nodes;
 
-    /** One broker: its properties file, its port, and its JVM while it runs. */
+    /** One broker: its properties file, its address, how its JVM is launched (on which host), and that JVM while it runs. */
     private static final class Node {
         final int id;
+        final String address;
         final int port;
         final Path config;
+        final UnaryOperator<List<String>> launcher;
         Process process;
 
-        Node(int id, int port, Path config) {
+        Node(int id, String address, int port, Path config, UnaryOperator<List<String>> launcher) {
             this.id = id;
+            this.address = address;
             this.port = port;
             this.config = config;
+            this.launcher = launcher;
         }
     }
 
@@ -57,27 +69,82 @@ public final class ForkedKafka implements AutoCloseable {
         List<Node> nodes = new ArrayList<>();
         for (int id = 1; id <= count; id++) {
             Properties p = KafkaBroker.nodeProperties(id, count, KafkaBroker.freePort(), controllerPort, dir.resolve("node-" + id));
-            if (count >= 3) {
-                p.setProperty("min.insync.replicas", "2");
-                p.setProperty("transaction.state.log.min.isr", "2");
-                p.setProperty("default.replication.factor", String.valueOf(count));
-            }
-            Path config = dir.resolve("server-" + id + ".properties");
-            try (var out = Files.newBufferedWriter(config)) {
-                p.store(out, "jolt-stream forked test broker");
-            }
+            replicated(p, count);
+            Path config = write(dir, id, p);
             format(id == 1, clusterId, config);
             int port = Integer.parseInt(p.getProperty("listeners").replaceAll("^PLAINTEXT://127.0.0.1:(\\d+).*$", "$1"));
-            nodes.add(new Node(id, port, config));
+            nodes.add(new Node(id, "127.0.0.1", port, config, UnaryOperator.identity()));
         }
         ForkedKafka cluster = new ForkedKafka(dir, nodes);
-        for (Node node : nodes) {
-            cluster.launch(node);
-        }
-        for (Node node : nodes) {
-            cluster.awaitAnswering(node);
-        }
+        cluster.launchAll();
         return cluster;
+    }
+
+    /**
+     * One node on each host, each broker and controller, listening on its host's address
+     * ({@value #HOST_BROKER_PORT}, controller {@value #HOST_CONTROLLER_PORT}), its JVM launched
+     * inside the host's namespace. The voters are static ({@code controller.quorum.voters}), every
+     * node formatted with the same cluster id and no {@code --standalone}: a node killed or cut
+     * off leaves the others a majority. Returns once every node is registered as a broker.
+     */
+    public static ForkedKafka onHosts(TestHosts hosts, List<TestHosts.Host> on) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "forked-kafka-hosts-");
+        String clusterId = Uuid.randomUuid().toString();
+        String voters = IntStream.rangeClosed(1, on.size()).mapToObj(id -> id + "@" + on.get(id - 1).address() + ":" + HOST_CONTROLLER_PORT)
+                .collect(Collectors.joining(","));
+        List<Node> nodes = new ArrayList<>();
+        for (int id = 1; id <= on.size(); id++) {
+            TestHosts.Host host = on.get(id - 1);
+            Properties p = KafkaBroker.nodeProperties(id, on.size(), HOST_BROKER_PORT, HOST_CONTROLLER_PORT, dir.resolve("node-" + id));
+            String listeners = "PLAINTEXT://" + host.address() + ":" + HOST_BROKER_PORT + ",CONTROLLER://" + host.address() + ":" + HOST_CONTROLLER_PORT;
+            p.setProperty("process.roles", "broker,controller");
+            p.remove("controller.quorum.bootstrap.servers");
+            p.setProperty("controller.quorum.voters", voters);
+            p.setProperty("listeners", listeners);
+            p.setProperty("advertised.listeners", listeners);
+            replicated(p, on.size());
+            Path config = write(dir, id, p);
+            format(false, clusterId, config);
+            nodes.add(new Node(id, host.address(), HOST_BROKER_PORT, config, argv -> hosts.command(host, argv)));
+        }
+        ForkedKafka cluster = new ForkedKafka(dir, nodes);
+        cluster.launchAll();
+        cluster.awaitRegistered();
+        return cluster;
+    }
+
+    /** With three nodes or more: three replicas of everything, two of them in sync for a write. */
+    private static void replicated(Properties p, int count) {
+        if (count >= 3) {
+            p.setProperty("min.insync.replicas", "2");
+            p.setProperty("transaction.state.log.min.isr", "2");
+            p.setProperty("default.replication.factor", String.valueOf(count));
+        }
+    }
+
+    private static Path write(Path dir, int id, Properties p) throws IOException {
+        Path config = dir.resolve("server-" + id + ".properties");
+        try (var out = Files.newBufferedWriter(config)) {
+            p.store(out, "jolt-stream forked test broker");
+        }
+        return config;
+    }
+
+    private void launchAll() throws Exception {
+        for (Node node : nodes) {
+            launch(node);
+        }
+        for (Node node : nodes) {
+            awaitAnswering(node);
+        }
+    }
+
+    /** Until every node is registered as a broker: a topic with a replica on each can then be created. */
+    private void awaitRegistered() throws Exception {
+        try (Admin admin = admin()) {
+            Waiting.await(nodes.size() + " brokers registered").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size() == nodes.size());
+        }
     }
 
     private static void format(boolean controller, String clusterId, Path config) {
@@ -92,24 +159,24 @@ public final class ForkedKafka implements AutoCloseable {
 
     private void launch(Node node) throws IOException {
         Path log = dir.resolve("node-" + node.id + ".log");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "kafka.Kafka", node.config.toString())
+        ProcessBuilder builder = new ProcessBuilder(node.launcher.apply(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "kafka.Kafka", node.config.toString())))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         node.process = builder.start();
     }
 
     private void awaitAnswering(Node node) throws Exception {
-        Waiting.await("broker " + node.id + " opened port " + node.port).atMost(Duration.ofSeconds(90)).until(() -> {
+        Waiting.await("broker " + node.id + " opened " + node.address + ":" + node.port).atMost(Duration.ofSeconds(90)).until(() -> {
             if (!node.process.isAlive()) {
                 throw new IllegalStateException("broker " + node.id + " exited; see " + dir.resolve("node-" + node.id + ".log"));
             }
-            return answers(node.port);
+            return answers(node.address, node.port);
         });
     }
 
-    private static boolean answers(int port) {
+    private static boolean answers(String address, int port) {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            s.connect(new InetSocketAddress(address, port), 500);
             return true;
         } catch (IOException e) {
             return false;
@@ -118,7 +185,7 @@ public final class ForkedKafka implements AutoCloseable {
 
     /** Every node's address: clients find the cluster through whichever still answers. */
     public String bootstrapServers() {
-        return nodes.stream().map(n -> "127.0.0.1:" + n.port).collect(Collectors.joining(","));
+        return nodes.stream().map(n -> n.address + ":" + n.port).collect(Collectors.joining(","));
     }
 
     /**
@@ -158,6 +225,20 @@ public final class ForkedKafka implements AutoCloseable {
         }
         launch(node);
         awaitAnswering(node);
+    }
+
+    /** The pid of the node's JVM (its latest, after a restart). */
+    public long pid(int id) {
+        return nodes.get(id - 1).process.pid();
+    }
+
+    /** SIGSTOP: the node stops answering, its connections open, as in a long GC pause or a frozen VM. */
+    public void pause(int id) throws IOException {
+        TestHosts.pause(pid(id));
+    }
+
+    public void resume(int id) throws IOException {
+        TestHosts.resume(pid(id));
     }
 
     public Admin admin() {

@@ -16,21 +16,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code jolt run} in a JVM of its own, as an operator runs it, so that a test can kill it with
  * SIGKILL (no shutdown hook, no flush, no clean close) or stop it with SIGTERM (the clean close).
  * Its console goes to {@code target/<name>.log}, its full log to {@code target/<name>-full.log}.
+ * On loopback by default; {@link #onHost} runs it on a host of a multi-host test instead.
  */
 public final class ForkedService {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+    /** The HTTP port of a service on a host of its own: the host's address tells instances apart. */
+    static final int HOST_HTTP_PORT = 8080;
+    private static final List<String> RUN = List.of("io.jolt.stream.cli.JoltCommand", "run");
+
     private final String name;
+    private final String httpHost;
     private final int httpPort;
     private final Process process;
 
-    private ForkedService(String name, int httpPort, Process process) {
+    private ForkedService(String name, String httpHost, int httpPort, Process process) {
         this.name = name;
+        this.httpHost = httpHost;
         this.httpPort = httpPort;
         this.process = process;
     }
@@ -57,7 +65,16 @@ public final class ForkedService {
     }
 
     public static ForkedService start(String name, Settings settings) throws IOException {
-        return start(name, settings, List.of("io.jolt.stream.cli.JoltCommand", "run"));
+        return start(name, settings, RUN, "127.0.0.1", KafkaBroker.freePort(), UnaryOperator.identity());
+    }
+
+    /**
+     * {@code jolt run} inside the host's namespace, its HTTP API on the host's address, port
+     * {@value #HOST_HTTP_PORT}: that is its {@code application.server} too, where its peers and
+     * the client reach it.
+     */
+    public static ForkedService onHost(TestHosts hosts, TestHosts.Host host, String name, Settings settings) throws IOException {
+        return start(name, settings, RUN, host.address(), HOST_HTTP_PORT, argv -> hosts.command(host, argv));
     }
 
     /**
@@ -65,11 +82,11 @@ public final class ForkedService {
      * is: a test's variant of the service (it has no HTTP API unless it starts one).
      */
     public static ForkedService start(String name, Settings settings, Class<?> main) throws IOException {
-        return start(name, settings, List.of(main.getName()));
+        return start(name, settings, List.of(main.getName()), "127.0.0.1", KafkaBroker.freePort(), UnaryOperator.identity());
     }
 
-    private static ForkedService start(String name, Settings settings, List<String> main) throws IOException {
-        int port = KafkaBroker.freePort();
+    private static ForkedService start(String name, Settings settings, List<String> main, String host, int port,
+            UnaryOperator<List<String>> launcher) throws IOException {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", settings.bootstrap());
         p.setProperty("application.id", settings.applicationId());
@@ -77,6 +94,7 @@ public final class ForkedService {
         p.setProperty("num.stream.threads", "1");
         p.setProperty("auto.offset.reset", "earliest");
         p.setProperty(JoltConfig.TOPIC_PARTITIONS, String.valueOf(settings.partitions()));
+        p.setProperty(JoltNode.HTTP_HOST, host);
         p.setProperty(JoltNode.HTTP_PORT, String.valueOf(port));
         settings.extra().forEach(p::setProperty);
         Path config = Files.createTempFile(Path.of("target").toAbsolutePath(), name, ".properties");
@@ -89,13 +107,13 @@ public final class ForkedService {
         command.addAll(main);
         command.addAll(List.of("--config", config.toString()));
         Path log = Path.of("target", name + ".log").toAbsolutePath();
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder builder = new ProcessBuilder(launcher.apply(command)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("JOLT_LOG_FILE", log.resolveSibling(name + "-full.log").toString());
-        return new ForkedService(name, port, builder.start());
+        return new ForkedService(name, host, port, builder.start());
     }
 
     public String baseUrl() {
-        return "http://127.0.0.1:" + httpPort;
+        return "http://" + httpHost + ":" + httpPort;
     }
 
     /** Waits until {@code /health} says RUNNING. */
@@ -150,5 +168,18 @@ public final class ForkedService {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** SIGSTOP: it answers nothing, not even its heartbeats, until {@link #resume}; as in a long GC pause or a frozen VM. */
+    public void pause() throws IOException {
+        TestHosts.pause(pid());
+    }
+
+    public void resume() throws IOException {
+        TestHosts.resume(pid());
     }
 }
