@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
@@ -26,6 +28,8 @@ import java.util.function.UnaryOperator;
  */
 public final class ForkedService {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** Every process started, so that one a failed test left running can be ended before it touches the next test's topics. */
+    private static final Set<Process> STARTED = ConcurrentHashMap.newKeySet();
 
     /** The HTTP port of a service on a host of its own: the host's address tells instances apart. */
     static final int HOST_HTTP_PORT = 8080;
@@ -109,7 +113,9 @@ public final class ForkedService {
         Path log = Path.of("target", name + ".log").toAbsolutePath();
         ProcessBuilder builder = new ProcessBuilder(launcher.apply(command)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("JOLT_LOG_FILE", log.resolveSibling(name + "-full.log").toString());
-        return new ForkedService(name, host, port, builder.start());
+        Process process = builder.start();
+        STARTED.add(process);
+        return new ForkedService(name, host, port, process);
     }
 
     public String baseUrl() {
@@ -168,6 +174,20 @@ public final class ForkedService {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** SIGKILL to every service process still running; returns how many there were. */
+    public static int killLeftovers() throws InterruptedException {
+        int killed = 0;
+        for (Process p : STARTED) {
+            if (p.isAlive()) {
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+                killed++;
+            }
+            STARTED.remove(p);
+        }
+        return killed;
     }
 
     public long pid() {
