@@ -105,7 +105,7 @@ final class OwnerRouting {
         }
     }
 
-    /** Passes the request on to the owner, once, and answers with the owner's answer. */
+    /** Passes the request on to the owner, once, and answers with the owner's answer: its status, Content-Type, Retry-After and body. */
     void forward(Context ctx, HostInfo owner, HttpRequest.BodyPublisher body, String method) {
         String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
         URI uri = URI.create(scheme + "://" + owner.host() + ":" + owner.port() + ctx.path() + query);
@@ -116,6 +116,8 @@ final class OwnerRouting {
         }
         try {
             HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            // Retry-After too: a 429 or 503 of the owner's says when to come back.
+            response.headers().firstValue("Retry-After").ifPresent(after -> ctx.header("Retry-After", after));
             ctx.status(response.statusCode()).contentType(response.headers().firstValue("Content-Type").orElse("application/json"))
                     .result(response.body());
         } catch (IOException e) {

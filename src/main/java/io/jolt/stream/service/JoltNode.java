@@ -1,5 +1,6 @@
 package io.jolt.stream.service;
 
+import io.jolt.stream.api.EdgeQuotas;
 import io.jolt.stream.api.HttpAccess;
 import io.jolt.stream.api.HttpApi;
 import io.jolt.stream.api.HttpTls;
@@ -52,6 +53,7 @@ public final class JoltNode implements AutoCloseable {
         HttpAccess access = HttpAccess.from(config::get);
         Optional<HttpTls> tls = HttpTls.from(config::get);
         SyncResponder.Limits pages = config.syncLimits();
+        EdgeQuotas.Settings quotas = config.httpQuotas();
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
         ServiceReadiness readiness = new ServiceReadiness();
@@ -59,7 +61,7 @@ public final class JoltNode implements AutoCloseable {
                 readiness.restoreListener());
         // The cluster's security settings too: HTTP ingest reaches a secured cluster as the processor does.
         RecordIngest ingest = new RecordIngest(withServer.adminProperties(), registry);
-        HttpApi api = HttpApi.start(self, service.streams(), readiness, service.signatures(), ingest, registry, access, tls, pages);
+        HttpApi api = HttpApi.start(self, service.streams(), readiness, service.signatures(), ingest, registry, access, tls, pages, quotas);
         service.bolt().bindTo(api.metrics());
         return new JoltNode(service, readiness, ingest, api, self);
     }
