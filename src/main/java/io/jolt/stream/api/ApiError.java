@@ -23,6 +23,12 @@ public final class ApiError extends HttpError {
         /** A write or a scrape without the configured credentials ({@link HttpAccess}). */
         UNAUTHORIZED(401),
         BODY_TOO_LARGE(413),
+        /** A POST /v1/records batch of more lines than a client's burst: it could never be let through, so it is not a 429 ({@link EdgeQuotas}). */
+        BATCH_OVER_BURST(413),
+        /** The client is over its quota on the route: retry after the Retry-After the bucket gives ({@link EdgeQuotas}). */
+        QUOTA_EXCEEDED(429),
+        /** The instance serves as many sync requests as it serves at once: retry after a second ({@link EdgeQuotas}). */
+        TOO_MANY_CONCURRENT_SYNCS(429),
         /** Not RUNNING yet, or a rebalance began while answering: retry shortly (Retry-After). */
         NOT_READY(503),
         /**

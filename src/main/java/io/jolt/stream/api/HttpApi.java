@@ -25,9 +25,10 @@ import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * The HTTP service over interactive queries: the routes, the one error shape, health and
- * metrics, and the embedded schema registry, read-only, for Confluent clients
- * ({@link RegistryEndpoints}). A request for an identity another instance owns is forwarded to
- * that instance ({@link OwnerRouting}); answers are the same whichever instance is asked.
+ * metrics, quotas on ingest and sync ({@link EdgeQuotas}), and the embedded schema registry,
+ * read-only, for Confluent clients ({@link RegistryEndpoints}). A request for an identity
+ * another instance owns is forwarded to that instance ({@link OwnerRouting}); answers are the
+ * same whichever instance is asked.
  */
 public final class HttpApi implements AutoCloseable {
     /** The HTTP contract, served as it is in the jar (src/main/resources/openapi). */
@@ -43,7 +44,8 @@ public final class HttpApi implements AutoCloseable {
     private final StalenessBound staleness;
 
     private HttpApi(KafkaStreams streams, ServiceReadiness readiness, SignatureCheck signatures, RecordIngest ingest, SchemaRegistry schemas,
-            HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages, QueryFreshness freshness, Duration forwardTimeout) {
+            HostInfo self, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages, EdgeQuotas.Settings quotas, QueryFreshness freshness,
+            Duration forwardTimeout) {
         this.access = access;
         this.registry = new RegistryEndpoints(schemas);
         this.scheme = tls.isPresent() ? "https" : "http";
@@ -64,8 +66,9 @@ public final class HttpApi implements AutoCloseable {
         readiness.bindTo(metrics);
         server.metrics(metrics, access::require);
         errors();
-        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, metrics), new SyncEndpoint(routing, staleness, queries, ingest, metrics, access, pages),
-                new AnalyticsEndpoints(streams, AnalyticsQueries.of(streams), routing));
+        EdgeQuotas edge = new EdgeQuotas(quotas, access, metrics);
+        routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, edge, metrics), edge,
+                new SyncEndpoint(routing, staleness, queries, ingest, metrics, access, pages), new AnalyticsEndpoints(streams, AnalyticsQueries.of(streams), routing));
     }
 
     /**
@@ -74,14 +77,15 @@ public final class HttpApi implements AutoCloseable {
      * {@code jolt.http.auth.*} when set. Answers that verify (state, sync) check signatures with
      * {@code signatures}, the processor's own. {@code schemas}, the registry the service writes
      * through, is served read-only under {@code /registry} when it is the embedded one.
-     * {@code readiness} is the one whose restore listener {@code streams} started with. Answers about an
-     * identity are given only within {@code freshness}' bound, and a request forwarded to the
-     * identity's owner waits at most {@code forwardTimeout}.
+     * {@code readiness} is the one whose restore listener {@code streams} started with. Ingest and
+     * sync are held to {@code quotas} per client ({@link EdgeQuotas}). Answers about an identity are
+     * given only within {@code freshness}' bound, and a request forwarded to the identity's owner
+     * waits at most {@code forwardTimeout}.
      */
     public static HttpApi start(HostInfo self, KafkaStreams streams, ServiceReadiness readiness, SignatureCheck signatures, RecordIngest ingest,
-            SchemaRegistry schemas, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages, QueryFreshness freshness,
-            Duration forwardTimeout) {
-        HttpApi api = new HttpApi(streams, readiness, signatures, ingest, schemas, self, access, tls, pages, freshness, forwardTimeout);
+            SchemaRegistry schemas, HttpAccess access, Optional<HttpTls> tls, SyncResponder.Limits pages, EdgeQuotas.Settings quotas,
+            QueryFreshness freshness, Duration forwardTimeout) {
+        HttpApi api = new HttpApi(streams, readiness, signatures, ingest, schemas, self, access, tls, pages, quotas, freshness, forwardTimeout);
         if (tls.isPresent()) {
             api.app.start();
         } else {
@@ -113,7 +117,7 @@ public final class HttpApi implements AutoCloseable {
         return server.routes();
     }
 
-    private void routes(IdentityEndpoints identities, RecordsEndpoint records, SyncEndpoint sync, AnalyticsEndpoints analytics) {
+    private void routes(IdentityEndpoints identities, RecordsEndpoint records, EdgeQuotas edge, SyncEndpoint sync, AnalyticsEndpoints analytics) {
         app.get("/v1/identities/{id}/resolve", ctx -> routed(ctx, identities::resolve));
         app.get("/v1/identities/{id}/enumerate", ctx -> routed(ctx, identities::enumerate));
         app.get("/v1/identities/{id}/conflicts", ctx -> routed(ctx, identities::conflicts));
@@ -122,7 +126,7 @@ public final class HttpApi implements AutoCloseable {
             access.require(ctx);
             records.records(ctx);
         });
-        app.post("/jolt/device-writer/sync", sync::sync);
+        app.post("/jolt/device-writer/sync", ctx -> edge.sync(ctx, sync::sync));
         app.get("/v1/analytics/conflicts", analytics::conflicts);
         app.get("/v1/analytics/top", analytics::top);
         app.get("/v1/analytics/pipeline", analytics::pipeline);

@@ -11,28 +11,36 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** {@code POST /v1/records}: §9 JSON Lines in, each line produced to its input topic or refused with a reason. */
+/**
+ * {@code POST /v1/records}: §9 JSON Lines in, each line produced to its input topic or refused with
+ * a reason, once the client's quota let the batch through (a line, empty ones aside, costs a token).
+ */
 final class RecordsEndpoint {
     static final long MAX_BODY_BYTES = 8L << 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final RecordIngest ingest;
+    private final EdgeQuotas quotas;
     private final MeterRegistry metrics;
     private final Counter accepted;
 
-    RecordsEndpoint(RecordIngest ingest, MeterRegistry metrics) {
+    RecordsEndpoint(RecordIngest ingest, EdgeQuotas quotas, MeterRegistry metrics) {
         this.ingest = ingest;
+        this.quotas = quotas;
         this.metrics = metrics;
         this.accepted = Counter.builder("jolt.api.records.accepted").description("lines of POST /v1/records produced").register(metrics);
     }
 
-    /** 200: every line accepted; 207: some were; 422: none was. */
+    /** 200: every line accepted; 207: some were; 422: none was; 429 or 413 from the quota: none was tried. */
     void records(Context ctx) {
         byte[] body = ctx.bodyAsBytes();
         if (body.length > MAX_BODY_BYTES) {
             throw new ApiError(ApiError.Code.BODY_TOO_LARGE, "at most " + MAX_BODY_BYTES + " bytes per request");
         }
-        List<RecordIngest.LineResult> results = ingest.ingest(splitLines(body));
+        List<byte[]> lines = splitLines(body);
+        // What ingest judges: an empty line is skipped there, so it costs nothing here.
+        quotas.admitRecords(ctx, lines.stream().filter(l -> l.length > 0).count());
+        List<RecordIngest.LineResult> results = ingest.ingest(lines);
         ObjectNode out = JSON.createObjectNode();
         ArrayNode array = out.putArray("results");
         int acceptedLines = 0;

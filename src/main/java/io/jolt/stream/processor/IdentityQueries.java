@@ -18,6 +18,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Interactive queries over this instance's state stores: resolve, enumerate, the merged state
@@ -37,15 +38,24 @@ public final class IdentityQueries {
         return streams.queryMetadataForKey(StoreName.HEADS.storeName(), identity, Serdes.String().serializer());
     }
 
-    /** The stores as they are now (one view per question: a rebalance may move them between questions). */
-    private IdentityStoreView stores() {
-        return new IdentityStoreView(name -> streams.store(
-                StoreQueryParameters.fromNameAndType(name.storeName(), QueryableStoreTypes.<Bytes, byte[]>keyValueStore())));
+    /**
+     * The stores of the identity's partition as they are now (one view per question: a rebalance
+     * may move them between questions). Only that partition's: a store of it still restoring, or
+     * no longer here, is refused (InvalidStateStoreException, answered 503) rather than read as
+     * holding nothing of the identity.
+     */
+    private IdentityStoreView stores(String identity) {
+        KeyQueryMetadata owner = owner(identity);
+        return new IdentityStoreView(name -> {
+            StoreQueryParameters<ReadOnlyKeyValueStore<Bytes, byte[]>> store =
+                    StoreQueryParameters.fromNameAndType(name.storeName(), QueryableStoreTypes.<Bytes, byte[]>keyValueStore());
+            return streams.store(owner.partition() >= 0 ? store.withPartition(owner.partition()) : store);
+        });
     }
 
     /** Whether anything of this identity (authority or entries) is held here. */
     public boolean knows(String identity) {
-        return stores().knows(identity);
+        return stores(identity).knows(identity);
     }
 
     public Resolution resolve(String identity, String path) {
@@ -57,22 +67,22 @@ public final class IdentityQueries {
 
     /** The current singleton state of a path (null when none). */
     public SingletonState singleton(String identity, String path) {
-        return SingletonMerge.resolve(path, stores().heads(identity, path)).orElse(null);
+        return SingletonMerge.resolve(path, stores(identity).heads(identity, path)).orElse(null);
     }
 
     /** @see IdentityStoreView#appends */
     public IdentityStoreView.AppendPage enumerate(String identity, String prefix, int limit, String pageToken) {
-        return stores().appends(identity, prefix, limit, pageToken);
+        return stores(identity).appends(identity, prefix, limit, pageToken);
     }
 
     /** The verified history the sync responder pages through (empty without a valid authority chain). */
     public Optional<SyncHistory> syncHistory(String identity) {
-        return stores().syncHistory(identity, signatures);
+        return stores(identity).syncHistory(identity, signatures);
     }
 
     /** The §9 merged state of an identity from its stored records, or empty when nothing is held. */
     public Optional<MergedState> state(String identity) {
-        IdentityStoreView stores = stores();
+        IdentityStoreView stores = stores(identity);
         StoredIdentity stored = stores.stored(identity);
         if (stored.isEmpty()) {
             return Optional.empty();

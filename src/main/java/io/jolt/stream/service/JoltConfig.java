@@ -1,7 +1,9 @@
 package io.jolt.stream.service;
 
+import io.jolt.stream.api.EdgeQuotas;
 import io.jolt.stream.api.HttpAccess;
 import io.jolt.stream.api.HttpTls;
+import io.jolt.stream.api.Quota;
 import io.jolt.stream.processor.BoundedRocksDbMemory;
 import io.jolt.stream.processor.ForgettingPolicy;
 import io.jolt.stream.protocol.sync.SyncResponder;
@@ -79,6 +81,11 @@ public final class JoltConfig {
             Map.entry("JOLT_LIVE_HELD_MAX", HELD_MAX),
             Map.entry("JOLT_SYNC_MAX_ENTRIES", SYNC_MAX_ENTRIES),
             Map.entry("JOLT_SYNC_MAX_BYTES", SYNC_MAX_BYTES),
+            Map.entry("JOLT_HTTP_QUOTA_RECORDS_RATE", EdgeQuotas.RECORDS_RATE),
+            Map.entry("JOLT_HTTP_QUOTA_RECORDS_BURST", EdgeQuotas.RECORDS_BURST),
+            Map.entry("JOLT_HTTP_QUOTA_SYNC_RATE", EdgeQuotas.SYNC_RATE),
+            Map.entry("JOLT_HTTP_QUOTA_SYNC_BURST", EdgeQuotas.SYNC_BURST),
+            Map.entry("JOLT_HTTP_SYNC_MAX_CONCURRENT", EdgeQuotas.SYNC_MAX_CONCURRENT),
             Map.entry("JOLT_LIVE_SUPERSEDED_RETENTION_MS", SUPERSEDED_RETENTION_MS),
             Map.entry("JOLT_LIVE_SWEEP_INTERVAL_MS", SWEEP_INTERVAL_MS),
             Map.entry("JOLT_QUERY_MAX_STALENESS_MS", QUERY_MAX_STALENESS_MS),
@@ -143,6 +150,12 @@ public final class JoltConfig {
     /** How large a page of a sync answer may be: at most this many entries and bytes, then a continuation. */
     public SyncResponder.Limits syncLimits() {
         return new SyncResponder.Limits(settings.getInt(SYNC_MAX_ENTRIES), settings.getLong(SYNC_MAX_BYTES));
+    }
+
+    /** What each client may send the HTTP API, and how many sync requests the instance serves at once. */
+    public EdgeQuotas.Settings httpQuotas() {
+        return new EdgeQuotas.Settings(new Quota(settings.getLong(EdgeQuotas.RECORDS_RATE), settings.getLong(EdgeQuotas.RECORDS_BURST)),
+                new Quota(settings.getLong(EdgeQuotas.SYNC_RATE), settings.getLong(EdgeQuotas.SYNC_BURST)), settings.getInt(EdgeQuotas.SYNC_MAX_CONCURRENT));
     }
 
     /** The partition count of every topic, or null: each topic's own. */

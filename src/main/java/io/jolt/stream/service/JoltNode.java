@@ -1,5 +1,6 @@
 package io.jolt.stream.service;
 
+import io.jolt.stream.api.EdgeQuotas;
 import io.jolt.stream.api.HttpAccess;
 import io.jolt.stream.api.HttpApi;
 import io.jolt.stream.api.HttpTls;
@@ -56,6 +57,7 @@ public final class JoltNode implements AutoCloseable {
         HttpAccess access = HttpAccess.from(config::get);
         Optional<HttpTls> tls = HttpTls.from(config::get);
         SyncResponder.Limits pages = config.syncLimits();
+        EdgeQuotas.Settings quotas = config.httpQuotas();
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
         ServiceReadiness readiness = new ServiceReadiness();
@@ -65,8 +67,8 @@ public final class JoltNode implements AutoCloseable {
         RecordIngest ingest = new RecordIngest(withServer.adminProperties(), registry);
         QueryFreshness freshness = QueryFreshness.start(service.streams(), withServer.get(StreamsConfig.APPLICATION_ID_CONFIG),
                 withServer.adminProperties(), config.queryMaxStaleness());
-        HttpApi api = HttpApi.start(self, service.streams(), readiness, service.signatures(), ingest, registry, access, tls, pages, freshness,
-                config.forwardTimeout());
+        HttpApi api = HttpApi.start(self, service.streams(), readiness, service.signatures(), ingest, registry, access, tls, pages, quotas,
+                freshness, config.forwardTimeout());
         service.bolt().bindTo(api.metrics());
         return new JoltNode(service, readiness, ingest, freshness, api, self);
     }

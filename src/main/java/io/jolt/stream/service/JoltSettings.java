@@ -1,5 +1,6 @@
 package io.jolt.stream.service;
 
+import io.jolt.stream.api.EdgeQuotas;
 import io.jolt.stream.api.HttpAccess;
 import io.jolt.stream.api.HttpTls;
 import io.jolt.stream.processor.BoundedRocksDbMemory;
@@ -27,7 +28,8 @@ import org.apache.kafka.common.config.types.Password;
  * (naming the nearest defined one), and a value of the wrong type or out of range is refused by
  * the definition's validators. The key constants stay with the classes that read them
  * ({@link ForgettingPolicy}, {@link BoundedRocksDbMemory}, {@link HttpAccess}, {@link HttpTls},
- * {@link JoltConfig}); the configuration reference of operations.md is {@link #markdownTable()}.
+ * {@link EdgeQuotas}, {@link JoltConfig}); the configuration reference of operations.md is
+ * {@link #markdownTable()}.
  */
 public final class JoltSettings extends AbstractConfig {
     /** The namespace of the service's own settings. */
@@ -35,6 +37,8 @@ public final class JoltSettings extends AbstractConfig {
 
     private static final String BOLT_PRODUCER_DOC = "Passed, without the prefix, to the bolt's producers (for example "
             + JoltConfig.BOLT_PRODUCER_PREFIX + "batch.size); their acks, idempotence, retries, linger, compression and timeouts stay the bolt's";
+
+    private static final EdgeQuotas.Settings QUOTAS = EdgeQuotas.Settings.DEFAULT;
 
     public static final ConfigDef DEFINITION = new ConfigDef()
             .define(JoltConfig.HTTP_HOST, Type.STRING, "127.0.0.1", new ConfigDef.NonEmptyString(), Importance.HIGH,
@@ -72,6 +76,18 @@ public final class JoltSettings extends AbstractConfig {
             .define(HttpAccess.BASIC, Type.PASSWORD, null, new UserPassword(), Importance.HIGH,
                     "user:password for basic auth that may write and read /metrics (for example a Prometheus scrape). "
                             + "Best from the environment: JOLT_HTTP_AUTH_BASIC")
+            .define(EdgeQuotas.RECORDS_RATE, Type.LONG, QUOTAS.records().rate(), Range.atLeast(0), Importance.MEDIUM,
+                    "Lines of POST /v1/records a client may send a second: a credential (" + HttpAccess.TOKEN + ", the user of "
+                            + HttpAccess.BASIC + "), else an address. Beyond it: 429 quota_exceeded with Retry-After. 0: no quota")
+            .define(EdgeQuotas.RECORDS_BURST, Type.LONG, QUOTAS.records().burst(), Range.atLeast(1), Importance.MEDIUM,
+                    "Lines a client may send at once before that rate holds it back; a batch of more lines is refused whole, 413 batch_over_burst")
+            .define(EdgeQuotas.SYNC_RATE, Type.LONG, QUOTAS.sync().rate(), Range.atLeast(0), Importance.MEDIUM,
+                    "Sync requests (POST /jolt/device-writer/sync) a client may send a second, keyed as for records; 0: no quota")
+            .define(EdgeQuotas.SYNC_BURST, Type.LONG, QUOTAS.sync().burst(), Range.atLeast(1), Importance.MEDIUM,
+                    "Sync requests a client may send at once before that rate holds it back")
+            .define(EdgeQuotas.SYNC_MAX_CONCURRENT, Type.INT, QUOTAS.maxConcurrentSyncs(), Range.atLeast(1), Importance.MEDIUM,
+                    "Sync requests the instance serves at once, whoever sends them, so that syncing cannot take the threads and CPU ingest needs; "
+                            + "beyond it: 429 too_many_concurrent_syncs with Retry-After: 1")
             .define(HttpTls.KEYSTORE, Type.STRING, null, Importance.HIGH,
                     "A key store: the API then serves HTTPS only (Jetty's TLS)")
             .define(HttpTls.KEYSTORE_PASSWORD, Type.PASSWORD, null, Importance.MEDIUM,

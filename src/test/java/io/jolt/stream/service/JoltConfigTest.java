@@ -70,6 +70,18 @@ class JoltConfigTest {
     }
 
     @Test
+    void httpQuotasAreTheGenerousDefaultsUnlessConfigured() {
+        assertThat(JoltConfig.of(new Properties(), Map.of()).httpQuotas()).isEqualTo(io.jolt.stream.api.EdgeQuotas.Settings.DEFAULT);
+        assertThat(JoltConfig.of(new Properties(), Map.of("JOLT_HTTP_QUOTA_RECORDS_RATE", "50", "JOLT_HTTP_QUOTA_RECORDS_BURST", "100",
+                "JOLT_HTTP_QUOTA_SYNC_RATE", "0", "JOLT_HTTP_QUOTA_SYNC_BURST", "3", "JOLT_HTTP_SYNC_MAX_CONCURRENT", "2")).httpQuotas())
+                .isEqualTo(new io.jolt.stream.api.EdgeQuotas.Settings(new io.jolt.stream.api.Quota(50, 100), new io.jolt.stream.api.Quota(0, 3), 2));
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_HTTP_QUOTA_RECORDS_BURST", "0")).httpQuotas())
+                .hasMessageContaining("jolt.http.quota.records.burst").hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of("JOLT_HTTP_SYNC_MAX_CONCURRENT", "0")).httpQuotas())
+                .hasMessageContaining("jolt.http.sync.max.concurrent").hasMessageContaining("at least 1");
+    }
+
+    @Test
     void anUnknownJoltKeyIsRefusedNamingTheNearestKnownOne() {
         // given a misspelt key in the file
         Properties file = new Properties();
