@@ -32,7 +32,7 @@ public final class ForkedService {
     private static final Set<Process> STARTED = ConcurrentHashMap.newKeySet();
 
     /** The HTTP port of a service on a host of its own: the host's address tells instances apart. */
-    static final int HOST_HTTP_PORT = 8080;
+    public static final int HOST_HTTP_PORT = 8080;
     private static final List<String> RUN = List.of("io.jolt.stream.cli.JoltCommand", "run");
 
     private final String name;

@@ -169,7 +169,11 @@ public final class TestHosts implements AutoCloseable {
         // bash's /dev/tcp: a connect from inside the namespace without a JVM start
         List<String> argv = List.of("timeout", String.valueOf(Math.max(1, timeout.toSeconds())), "bash", "-c",
                 "exec 3<>/dev/tcp/" + address + "/" + port);
-        return execute(command(from, argv)).exit() == 0;
+        Said said = execute(command(from, argv));
+        if (said.exit() != 0 && said.exit() != 1 && said.exit() != 124) { // not connected, refused, timed out: something else failed
+            logFailure(command(from, argv), said);
+        }
+        return said.exit() == 0;
     }
 
     /** SIGSTOP: the process stops dead, its sockets open, until {@link #resume}. */
