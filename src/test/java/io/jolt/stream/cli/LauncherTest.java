@@ -70,7 +70,7 @@ class LauncherTest {
 
     @Test
     void testInstallsTheReadersPackagesThenRunsTheSuiteWithItsArgumentsWhenTheToolsAreThere() throws Exception {
-        Path bin = givenTools("mvn", "chromium", "chromedriver", "promtool", "node", "npm");
+        Path bin = givenTools("mvn", "chromium", "chromedriver", "promtool", "iptables", "node", "npm");
         Tool run = tool(bin, "test", "-Dit.test=none");
         assertThat(run.exit()).as(run.printed()).isZero();
         assertThat(Files.readString(bin.resolve("npm.args")).strip()).isEqualTo(home.resolve("src/test/js") + ": ci --no-audit --no-fund");
@@ -89,8 +89,8 @@ class LauncherTest {
                 fi""".formatted(which("chmod")));
         Tool run = tool(bin, "test");
         assertThat(run.exit()).as(run.printed()).isZero();
-        assertThat(Files.readAllLines(bin.resolve("apt-get.args"))).containsExactly("update -qq", "install -y -qq chromium chromium-driver prometheus nodejs npm");
-        assertThat(run.printed()).startsWith("jolt test: installing chromium chromium-driver prometheus nodejs npm (apt-get) for the tests that drive them\n");
+        assertThat(Files.readAllLines(bin.resolve("apt-get.args"))).containsExactly("update -qq", "install -y -qq chromium chromium-driver prometheus iptables nodejs npm");
+        assertThat(run.printed()).startsWith("jolt test: installing chromium chromium-driver prometheus iptables nodejs npm (apt-get) for the tests that drive them\n");
         assertThat(bin.resolve("mvn.args")).exists();
     }
 
@@ -100,13 +100,13 @@ class LauncherTest {
         Tool run = tool(bin, "test");
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.printed()).contains("needs Chromium and ChromeDriver", "apt-get install chromium chromium-driver",
-                "needs Node.js 18 or later and npm", "apt-get install nodejs npm", "needs Prometheus' promtool", "apt-get install prometheus");
+                "needs Node.js 18 or later and npm", "apt-get install nodejs npm", "needs Prometheus' promtool", "apt-get install prometheus", "need iptables", "apt-get install iptables");
         assertThat(bin.resolve("mvn.args")).as("the suite is not run half-equipped").doesNotExist();
     }
 
     @Test
     void testStopsOnANodeOlderThan18() throws Exception {
-        Path bin = givenTools("mvn", "chromium", "chromedriver", "promtool", "npm");
+        Path bin = givenTools("mvn", "chromium", "chromedriver", "promtool", "iptables", "npm");
         script(bin.resolve("node"), "[ \"$1\" = --version ] && echo v12.22.12; exit 1"); // Debian 11's
         Tool run = tool(bin, "test");
         assertThat(run.exit()).isEqualTo(1);
@@ -117,7 +117,7 @@ class LauncherTest {
 
     @Test
     void testShowsNpmsOutputAndStopsWhenTheReadersPackagesDoNotInstall() throws Exception {
-        Path bin = givenTools("mvn", "chromium", "chromedriver", "promtool", "node");
+        Path bin = givenTools("mvn", "chromium", "chromedriver", "promtool", "iptables", "node");
         script(bin.resolve("npm"), "echo 'npm error code ETIMEDOUT'; exit 1");
         Tool run = tool(bin, "test");
         assertThat(run.exit()).isEqualTo(1);
