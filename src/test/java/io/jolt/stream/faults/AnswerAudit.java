@@ -27,7 +27,8 @@ import java.util.TreeSet;
  *       in each input topic (a store holds a prefix of each input partition, committed or not);
  *   <li>a 503 is typed ({@code stale}, {@code not_ready}, {@code owner_unreachable}), carries
  *       {@code Retry-After}, and came within 2 s ({@code owner_unreachable}: within the forward
- *       timeout and a second);
+ *       timeout and a second), unless the instance asked was killed, paused or cut off while it
+ *       answered;
  *   <li>no answer at all only from an instance under a fault then (killed, paused, cut off);
  *   <li>nothing else.
  * </ul>
@@ -151,6 +152,12 @@ final class AnswerAudit {
         if (!a.retryAfter()) {
             return "503 " + code + " without Retry-After";
         }
+        if (!List.of("stale", "not_ready", "owner_unreachable").contains(code)) {
+            return "503 of no known kind: " + a.body();
+        }
+        if (underFault(a)) {
+            return null; // paused or killed while it answered: no promise of time holds for a frozen process
+        }
         return switch (code) {
             case "stale", "not_ready" -> took <= STALE_WITHIN_NANOS ? null : String.format("503 %s after %.1f s, not within 2 s", code, took / 1e9);
             case "owner_unreachable" -> took <= forwardNanos + 1_000_000_000L ? null
@@ -160,9 +167,12 @@ final class AnswerAudit {
     }
 
     private String silence(Answer a) {
-        boolean excused = outages.stream().anyMatch(o -> o.instance().equals(a.instance()) && a.askedNanos() <= o.toNanos()
-                && a.answeredNanos() >= o.fromNanos());
-        return excused ? null : "no answer from an instance under no fault";
+        return underFault(a) ? null : "no answer from an instance under no fault";
+    }
+
+    /** Whether the instance asked was killed, paused or cut off at some moment between the question and the answer. */
+    private boolean underFault(Answer a) {
+        return outages.stream().anyMatch(o -> o.instance().equals(a.instance()) && a.askedNanos() <= o.toNanos() && a.answeredNanos() >= o.fromNanos());
     }
 
     private static Map<String, Long> position(String header) {
