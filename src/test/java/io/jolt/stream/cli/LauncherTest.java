@@ -125,6 +125,33 @@ class LauncherTest {
         assertThat(bin.resolve("mvn.args")).doesNotExist();
     }
 
+    @Test
+    void chaosRunsTheClusterTestWithItsLengthAndSeed() throws Exception {
+        Path bin = givenTools("mvn", "iptables");
+        passThrough(bin, "od", "tr", "grep", "mkdir");
+        Tool run = tool(bin, "chaos", "--minutes", "1", "--seed", "42");
+        assertThat(run.exit()).as(run.printed()).isZero();
+        assertThat(run.printed()).startsWith("jolt chaos: 1 minutes, seed 42;");
+        assertThat(Files.readString(bin.resolve("mvn.args"))).contains("verify", "-Dit.test=ChaosIT#aFixedSchedule", "-Djolt.chaos.minutes=1",
+                "-Djolt.chaos.seed=42");
+    }
+
+    @Test
+    void chaosRefusesAnOptionItDoesNotKnow() throws Exception {
+        Path bin = givenTools("mvn", "iptables");
+        passThrough(bin, "od", "tr", "grep", "mkdir");
+        Tool run = tool(bin, "chaos", "--hours", "2");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.printed()).contains("unknown option --hours");
+        assertThat(bin.resolve("mvn.args")).doesNotExist();
+    }
+
+    private static void passThrough(Path bin, String... names) throws Exception {
+        for (String name : names) {
+            script(bin.resolve(name), "exec " + which(name) + " \"$@\"");
+        }
+    }
+
     record Tool(int exit, String printed) {}
 
     /**
