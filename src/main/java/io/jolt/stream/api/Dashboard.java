@@ -2,12 +2,14 @@ package io.jolt.stream.api;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import io.javalin.http.NotFoundResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code /dashboard}: the analysts' page, served from the jar and working offline. The page and
@@ -32,10 +34,11 @@ final class Dashboard {
                 "uPlot.min.css", asset(uplot + "uPlot.min.css", "text/css; charset=utf-8"));
     }
 
-    static void routes(Javalin app) {
+    /** Mounts the page and its files, each handler as {@code guarded} wraps it (the analytics role's check). */
+    static void routes(Javalin app, UnaryOperator<Handler> guarded) {
         Dashboard dashboard = new Dashboard();
-        app.get("/dashboard", ctx -> dashboard.serve(ctx, "index.html"));
-        app.get("/dashboard/{file}", ctx -> dashboard.serve(ctx, ctx.pathParam("file")));
+        app.get("/dashboard", guarded.apply(ctx -> dashboard.serve(ctx, "index.html")));
+        app.get("/dashboard/{file}", guarded.apply(ctx -> dashboard.serve(ctx, ctx.pathParam("file"))));
     }
 
     private void serve(Context ctx, String name) {

@@ -2,6 +2,7 @@ package io.jolt.stream.api;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
 import io.jolt.stream.http.HttpError;
 import io.jolt.stream.http.HttpServer;
@@ -64,7 +65,7 @@ public final class HttpApi implements AutoCloseable {
         server.health(streams);
         server.probes(streams, readiness::notReadyBecause);
         readiness.bindTo(metrics);
-        server.metrics(metrics, access::require);
+        server.metrics(metrics, ctx -> access.require(HttpRole.METRICS, ctx));
         errors();
         EdgeQuotas edge = new EdgeQuotas(quotas, access, metrics);
         routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, edge, metrics), edge,
@@ -73,8 +74,8 @@ public final class HttpApi implements AutoCloseable {
 
     /**
      * Starts the API on {@code self} (this instance's application.server), over HTTPS when
-     * {@code jolt.http.tls.*} configure it, with writes and {@code /metrics} behind
-     * {@code jolt.http.auth.*} when set. Answers that verify (state, sync) check signatures with
+     * {@code jolt.http.tls.*} configure it, with each route behind its role's credentials
+     * ({@link HttpAccess}). Answers that verify (state, sync) check signatures with
      * {@code signatures}, the processor's own. {@code schemas}, the registry the service writes
      * through, is served read-only under {@code /registry} when it is the embedded one.
      * {@code readiness} is the one whose restore listener {@code streams} started with. Ingest and
@@ -118,20 +119,28 @@ public final class HttpApi implements AutoCloseable {
     }
 
     private void routes(IdentityEndpoints identities, RecordsEndpoint records, EdgeQuotas edge, SyncEndpoint sync, AnalyticsEndpoints analytics) {
-        app.get("/v1/identities/{id}/resolve", ctx -> routed(ctx, identities::resolve));
-        app.get("/v1/identities/{id}/enumerate", ctx -> routed(ctx, identities::enumerate));
-        app.get("/v1/identities/{id}/conflicts", ctx -> routed(ctx, identities::conflicts));
-        app.get("/v1/identities/{id}", ctx -> routed(ctx, identities::identity));
-        app.post("/v1/records", ctx -> {
-            access.require(ctx);
-            records.records(ctx);
-        });
-        app.post("/jolt/device-writer/sync", ctx -> edge.sync(ctx, sync::sync));
-        app.get("/v1/analytics/conflicts", analytics::conflicts);
-        app.get("/v1/analytics/top", analytics::top);
-        app.get("/v1/analytics/pipeline", analytics::pipeline);
-        Dashboard.routes(app);
+        app.get("/v1/identities/{id}/resolve", as(HttpRole.READ, ctx -> routed(ctx, identities::resolve)));
+        app.get("/v1/identities/{id}/enumerate", as(HttpRole.READ, ctx -> routed(ctx, identities::enumerate)));
+        app.get("/v1/identities/{id}/conflicts", as(HttpRole.READ, ctx -> routed(ctx, identities::conflicts)));
+        app.get("/v1/identities/{id}", as(HttpRole.READ, ctx -> routed(ctx, identities::identity)));
+        app.post("/v1/records", as(HttpRole.INGEST, records::records));
+        app.post("/jolt/device-writer/sync", as(HttpRole.SYNC, ctx -> edge.sync(ctx, sync::sync)));
+        app.get("/v1/analytics/conflicts", as(HttpRole.ANALYTICS, analytics::conflicts));
+        app.get("/v1/analytics/top", as(HttpRole.ANALYTICS, analytics::top));
+        app.get("/v1/analytics/pipeline", as(HttpRole.ANALYTICS, analytics::pipeline));
+        Dashboard.routes(app, handler -> as(HttpRole.ANALYTICS, handler));
         registry.routes(app);
+    }
+
+    /**
+     * The route's handler behind its role: 401 unless the role is open or the request carries
+     * credentials let into it (checked before anything of the request is read or counted).
+     */
+    private Handler as(HttpRole role, Handler handler) {
+        return ctx -> {
+            access.require(role, ctx);
+            handler.handle(ctx);
+        };
     }
 
     /** Javalin's own refusals (an oversized body above all), in the one error shape. */

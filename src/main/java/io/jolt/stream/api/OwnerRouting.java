@@ -133,6 +133,11 @@ final class OwnerRouting {
         if (ctx.contentType() != null) {
             request.header("Content-Type", ctx.contentType());
         }
+        // The owner checks the route's role as this instance did: every instance has the same credentials.
+        String authorization = ctx.header("Authorization");
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
         try {
             HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             RELAYED.forEach(name -> response.headers().firstValue(name).ifPresent(value -> ctx.header(name, value)));

@@ -60,7 +60,7 @@ final class SyncEndpoint {
         // Pushed records are produced by the instance that received them, once: the owner a
         // request is forwarded to only answers it.
         if (ctx.header(OwnerRouting.FORWARDED) == null && pushes(request)) {
-            access.require(ctx);
+            access.requireToPush(ctx);
             ingestPushed(request);
         }
         KeyQueryMetadata owner = routing.owner(request.identity());

@@ -2,6 +2,7 @@ package io.jolt.stream.service;
 
 import io.jolt.stream.api.EdgeQuotas;
 import io.jolt.stream.api.HttpAccess;
+import io.jolt.stream.api.HttpRole;
 import io.jolt.stream.api.HttpTls;
 import io.jolt.stream.api.Quota;
 import io.jolt.stream.processor.BoundedRocksDbMemory;
@@ -93,6 +94,16 @@ public final class JoltConfig {
             // Secrets are best kept out of the properties file.
             Map.entry("JOLT_HTTP_AUTH_TOKEN", HttpAccess.TOKEN),
             Map.entry("JOLT_HTTP_AUTH_BASIC", HttpAccess.BASIC),
+            Map.entry("JOLT_HTTP_AUTH_INGEST_TOKEN", HttpRole.INGEST.tokenSetting()),
+            Map.entry("JOLT_HTTP_AUTH_INGEST_BASIC", HttpRole.INGEST.basicSetting()),
+            Map.entry("JOLT_HTTP_AUTH_SYNC_TOKEN", HttpRole.SYNC.tokenSetting()),
+            Map.entry("JOLT_HTTP_AUTH_SYNC_BASIC", HttpRole.SYNC.basicSetting()),
+            Map.entry("JOLT_HTTP_AUTH_READ_TOKEN", HttpRole.READ.tokenSetting()),
+            Map.entry("JOLT_HTTP_AUTH_READ_BASIC", HttpRole.READ.basicSetting()),
+            Map.entry("JOLT_HTTP_AUTH_ANALYTICS_TOKEN", HttpRole.ANALYTICS.tokenSetting()),
+            Map.entry("JOLT_HTTP_AUTH_ANALYTICS_BASIC", HttpRole.ANALYTICS.basicSetting()),
+            Map.entry("JOLT_HTTP_AUTH_METRICS_TOKEN", HttpRole.METRICS.tokenSetting()),
+            Map.entry("JOLT_HTTP_AUTH_METRICS_BASIC", HttpRole.METRICS.basicSetting()),
             Map.entry("JOLT_HTTP_TLS_KEYSTORE_PASSWORD", HttpTls.KEYSTORE_PASSWORD));
 
     public static JoltConfig of(Properties given, Map<String, String> environment) {

@@ -2,6 +2,7 @@ package io.jolt.stream.service;
 
 import io.jolt.stream.api.EdgeQuotas;
 import io.jolt.stream.api.HttpAccess;
+import io.jolt.stream.api.HttpRole;
 import io.jolt.stream.api.HttpTls;
 import io.jolt.stream.processor.BoundedRocksDbMemory;
 import io.jolt.stream.processor.ForgettingPolicy;
@@ -71,14 +72,48 @@ public final class JoltSettings extends AbstractConfig {
             .define(JoltConfig.SYNC_MAX_BYTES, Type.LONG, SyncResponder.Limits.DEFAULT.maxBytes(), Range.atLeast(1), Importance.LOW,
                     "Bytes of a delta-sync page before a continuation")
             .define(HttpAccess.TOKEN, Type.PASSWORD, null, Importance.HIGH,
-                    "A bearer token (sent as Authorization: Bearer TOKEN) that may write and read /metrics; with " + HttpAccess.BASIC
-                            + " unset too, anyone may. Best from the environment: JOLT_HTTP_AUTH_TOKEN")
+                    "A bearer token (sent as Authorization: Bearer TOKEN) let into every role (ingest, sync, read, analytics, metrics); "
+                            + "with no credential configured at all, every route is open. Best from the environment: JOLT_HTTP_AUTH_TOKEN")
             .define(HttpAccess.BASIC, Type.PASSWORD, null, new UserPassword(), Importance.HIGH,
-                    "user:password for basic auth that may write and read /metrics (for example a Prometheus scrape). "
-                            + "Best from the environment: JOLT_HTTP_AUTH_BASIC")
+                    "user:password for basic auth let into every role. Best from the environment: JOLT_HTTP_AUTH_BASIC")
+            .define(HttpRole.INGEST.accessSetting(), Type.STRING, HttpRole.INGEST.byDefault().key(), ConfigDef.ValidString.in("open", "closed"), Importance.HIGH,
+                    "Who may use the ingest role (POST /v1/records): open, or closed (credentials let into the role: its own or the shared ones); "
+                            + "with no credential configured at all, open")
+            .define(HttpRole.INGEST.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
+                    "A bearer token let into the ingest role only. Best from the environment: JOLT_HTTP_AUTH_INGEST_TOKEN")
+            .define(HttpRole.INGEST.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
+                    "user:password for basic auth let into the ingest role only. Best from the environment: JOLT_HTTP_AUTH_INGEST_BASIC")
+            .define(HttpRole.SYNC.accessSetting(), Type.STRING, HttpRole.SYNC.byDefault().key(), ConfigDef.ValidString.in("open", "closed", "pushes"), Importance.HIGH,
+                    "Who may use the sync role (" + "POST /jolt/device-writer/sync" + "): open, closed (credentials let into the role), or pushes (only requests that push records "
+                            + "need them); with no credential configured at all, open")
+            .define(HttpRole.SYNC.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
+                    "A bearer token let into the sync role only. Best from the environment: JOLT_HTTP_AUTH_SYNC_TOKEN")
+            .define(HttpRole.SYNC.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
+                    "user:password for basic auth let into the sync role only. Best from the environment: JOLT_HTTP_AUTH_SYNC_BASIC")
+            .define(HttpRole.READ.accessSetting(), Type.STRING, HttpRole.READ.byDefault().key(), ConfigDef.ValidString.in("open", "closed"), Importance.HIGH,
+                    "Who may use the read role (GET /v1/identities/...): open, or closed (credentials let into the role: its own or the shared ones); "
+                            + "with no credential configured at all, open")
+            .define(HttpRole.READ.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
+                    "A bearer token let into the read role only. Best from the environment: JOLT_HTTP_AUTH_READ_TOKEN")
+            .define(HttpRole.READ.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
+                    "user:password for basic auth let into the read role only. Best from the environment: JOLT_HTTP_AUTH_READ_BASIC")
+            .define(HttpRole.ANALYTICS.accessSetting(), Type.STRING, HttpRole.ANALYTICS.byDefault().key(), ConfigDef.ValidString.in("open", "closed"), Importance.HIGH,
+                    "Who may use the analytics role (GET /v1/analytics/*, /dashboard and its files): open, or closed (credentials let into the role: its own or the shared ones); "
+                            + "with no credential configured at all, open")
+            .define(HttpRole.ANALYTICS.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
+                    "A bearer token let into the analytics role only. Best from the environment: JOLT_HTTP_AUTH_ANALYTICS_TOKEN")
+            .define(HttpRole.ANALYTICS.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
+                    "user:password for basic auth let into the analytics role only. Best from the environment: JOLT_HTTP_AUTH_ANALYTICS_BASIC")
+            .define(HttpRole.METRICS.accessSetting(), Type.STRING, HttpRole.METRICS.byDefault().key(), ConfigDef.ValidString.in("open", "closed"), Importance.HIGH,
+                    "Who may use the metrics role (GET /metrics): open, or closed (credentials let into the role: its own or the shared ones); "
+                            + "with no credential configured at all, open")
+            .define(HttpRole.METRICS.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
+                    "A bearer token let into the metrics role only. Best from the environment: JOLT_HTTP_AUTH_METRICS_TOKEN")
+            .define(HttpRole.METRICS.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
+                    "user:password for basic auth let into the metrics role only. Best from the environment: JOLT_HTTP_AUTH_METRICS_BASIC")
             .define(EdgeQuotas.RECORDS_RATE, Type.LONG, QUOTAS.records().rate(), Range.atLeast(0), Importance.MEDIUM,
-                    "Lines of POST /v1/records a client may send a second: a credential (" + HttpAccess.TOKEN + ", the user of "
-                            + HttpAccess.BASIC + "), else an address. Beyond it: 429 quota_exceeded with Retry-After. 0: no quota")
+                    "Lines of POST /v1/records a client may send a second: a credential (a token, the user of a basic one), "
+                            + "else an address. Beyond it: 429 quota_exceeded with Retry-After. 0: no quota")
             .define(EdgeQuotas.RECORDS_BURST, Type.LONG, QUOTAS.records().burst(), Range.atLeast(1), Importance.MEDIUM,
                     "Lines a client may send at once before that rate holds it back; a batch of more lines is refused whole, 413 batch_over_burst")
             .define(EdgeQuotas.SYNC_RATE, Type.LONG, QUOTAS.sync().rate(), Range.atLeast(0), Importance.MEDIUM,
