@@ -207,7 +207,7 @@ class HttpRolesTest {
     @Test
     void oneSecretConfiguredForTwoRolesLetsIntoBothAndIsOneClient() {
         HttpAccess access = HttpAccess.from(Map.of(HttpRole.READ.tokenSetting(), "same", HttpRole.ANALYTICS.tokenSetting(), "same",
-                HttpRole.INGEST.basicSetting(), "w:p", HttpRole.METRICS.basicSetting(), "w:p")::get);
+                HttpRole.INGEST.basicSetting(), "w:p", HttpRole.METRICS.basicSetting(), "w:p", HttpRole.SYNC.accessSetting(), "open")::get);
         assertThat(access.principals()).containsExactly("token:read", "basic:w");
     }
 
