@@ -208,7 +208,9 @@ class HttpRolesTest {
     void oneSecretConfiguredForTwoRolesLetsIntoBothAndIsOneClient() {
         HttpAccess access = HttpAccess.from(Map.of(HttpRole.READ.tokenSetting(), "same", HttpRole.ANALYTICS.tokenSetting(), "same",
                 HttpRole.INGEST.basicSetting(), "w:p", HttpRole.METRICS.basicSetting(), "w:p", HttpRole.SYNC.accessSetting(), "open")::get);
-        assertThat(access.principals()).containsExactly("token:read", "basic:w");
+        assertThat(access.principals()).containsExactlyInAnyOrder("token:read", "basic:w");
+        assertThat(access.mode(HttpRole.INGEST)).isEqualTo(HttpAccess.Mode.CLOSED);
+        assertThat(access.mode(HttpRole.METRICS)).isEqualTo(HttpAccess.Mode.CLOSED);
     }
 
     private static JsonNode operation(String route) {

@@ -40,8 +40,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Two instances serving HTTPS only (Jetty's TLS, a certificate made by keytool for 127.0.0.1),
- * writes and /metrics behind a bearer token or basic auth: without credentials a write gets 401
- * and nothing reaches Kafka; reads stay open and are forwarded between instances over TLS.
+ * writes, /metrics and (by {@code jolt.http.access.read=closed}) reads behind a bearer token or basic
+ * auth: without credentials a write gets 401 and nothing reaches Kafka; a read is forwarded between
+ * instances over TLS with the credentials it came with.
  */
 @ExtendWith(RealKafka.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -87,9 +88,12 @@ class SecuredApiIT {
     }
 
     @Test
-    void readsAreOpenAndForwardedOverTls() throws Exception {
-        HttpResponse<String> fromA = send(get(a, "/v1/identities/" + identity));
-        HttpResponse<String> fromB = send(get(b, "/v1/identities/" + identity));
+    void closedReadsAreForwardedOverTlsWithTheirCredentials() throws Exception {
+        for (JoltNode node : List.of(a, b)) {
+            assertThat(send(get(node, "/v1/identities/" + identity)).statusCode()).as("read closed").isEqualTo(401);
+        }
+        HttpResponse<String> fromA = send(get(a, "/v1/identities/" + identity).header("Authorization", "Bearer " + TOKEN));
+        HttpResponse<String> fromB = send(get(b, "/v1/identities/" + identity).header("Authorization", basic(BASIC)));
         assertThat(fromA.statusCode()).isEqualTo(200);
         assertThat(fromB.body()).as("one of the two forwarded the query to the other, over HTTPS").isEqualTo(fromA.body());
     }
@@ -154,7 +158,7 @@ class SecuredApiIT {
     private io.jolt.stream.service.JoltConfig secured(StreamHarness harness, Path keystore, String name) throws Exception {
         return harness.config(APPLICATION, StreamHarness.tempStateDir(name), 4).with(JoltNode.HTTP_PORT, "0").with("num.stream.threads", "1")
                 .with(HttpTls.KEYSTORE, keystore.toString()).with(HttpTls.KEYSTORE_PASSWORD, "changeit")
-                .with(HttpAccess.TOKEN, TOKEN).with(HttpAccess.BASIC, BASIC);
+                .with(HttpAccess.TOKEN, TOKEN).with(HttpAccess.BASIC, BASIC).with(HttpRole.READ.accessSetting(), "closed");
     }
 
     private static AuthorityRecord firstAuthority() {
