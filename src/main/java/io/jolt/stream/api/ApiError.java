@@ -20,7 +20,7 @@ public final class ApiError extends HttpError {
         /** A sync answer would need history this provider forgot (superseded history past its retention). */
         HISTORY_FORGOTTEN(410),
         IDENTITY_NOT_FOUND(404),
-        /** A write or a scrape without the configured credentials ({@link HttpAccess}). */
+        /** A request of a closed role without credentials let into it: none, unknown ones, or another role's ({@link HttpAccess}). */
         UNAUTHORIZED(401),
         BODY_TOO_LARGE(413),
         /** A POST /v1/records batch of more lines than a client's burst: it could never be let through, so it is not a 429 ({@link EdgeQuotas}). */
