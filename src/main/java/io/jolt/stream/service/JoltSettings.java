@@ -76,37 +76,37 @@ public final class JoltSettings extends AbstractConfig {
                             + "with no credential configured at all, every route is open. Best from the environment: JOLT_HTTP_AUTH_TOKEN")
             .define(HttpAccess.BASIC, Type.PASSWORD, null, new UserPassword(), Importance.HIGH,
                     "user:password for basic auth let into every role. Best from the environment: JOLT_HTTP_AUTH_BASIC")
-            .define(HttpRole.INGEST.accessSetting(), Type.STRING, HttpRole.INGEST.byDefault().key(), ConfigDef.ValidString.in("open", "closed"), Importance.HIGH,
-                    "Who may use the ingest role (POST /v1/records): open, or closed (credentials let into the role: its own or the shared ones); "
-                            + "with no credential configured at all, open")
+            .define(HttpRole.INGEST.accessSetting(), Type.STRING, null, unsetOr(ConfigDef.ValidString.in("open", "closed")), Importance.HIGH,
+                    "Who may use the ingest role (POST /v1/records): open, or closed (credentials let into the role: its own or the shared ones). "
+                            + "Unset: closed, or open when no credential is configured at all")
             .define(HttpRole.INGEST.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
                     "A bearer token let into the ingest role only. Best from the environment: JOLT_HTTP_AUTH_INGEST_TOKEN")
             .define(HttpRole.INGEST.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
                     "user:password for basic auth let into the ingest role only. Best from the environment: JOLT_HTTP_AUTH_INGEST_BASIC")
-            .define(HttpRole.SYNC.accessSetting(), Type.STRING, HttpRole.SYNC.byDefault().key(), ConfigDef.ValidString.in("open", "closed", "pushes"), Importance.HIGH,
-                    "Who may use the sync role (" + "POST /jolt/device-writer/sync" + "): open, closed (credentials let into the role), or pushes (only requests that push records "
-                            + "need them); with no credential configured at all, open")
+            .define(HttpRole.SYNC.accessSetting(), Type.STRING, null, unsetOr(ConfigDef.ValidString.in("open", "closed", "pushes")), Importance.HIGH,
+                    "Who may use the sync role (POST /jolt/device-writer/sync): open, closed (credentials let into the role), or pushes (only requests "
+                            + "that push records need them). Unset: pushes, or open when no credential is configured at all")
             .define(HttpRole.SYNC.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
                     "A bearer token let into the sync role only. Best from the environment: JOLT_HTTP_AUTH_SYNC_TOKEN")
             .define(HttpRole.SYNC.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
                     "user:password for basic auth let into the sync role only. Best from the environment: JOLT_HTTP_AUTH_SYNC_BASIC")
-            .define(HttpRole.READ.accessSetting(), Type.STRING, HttpRole.READ.byDefault().key(), ConfigDef.ValidString.in("open", "closed"), Importance.HIGH,
-                    "Who may use the read role (GET /v1/identities/...): open, or closed (credentials let into the role: its own or the shared ones); "
-                            + "with no credential configured at all, open")
+            .define(HttpRole.READ.accessSetting(), Type.STRING, null, unsetOr(ConfigDef.ValidString.in("open", "closed")), Importance.HIGH,
+                    "Who may use the read role (GET /v1/identities/...): open, or closed (credentials let into the role: its own or the shared ones). "
+                            + "Unset: open")
             .define(HttpRole.READ.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
                     "A bearer token let into the read role only. Best from the environment: JOLT_HTTP_AUTH_READ_TOKEN")
             .define(HttpRole.READ.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
                     "user:password for basic auth let into the read role only. Best from the environment: JOLT_HTTP_AUTH_READ_BASIC")
-            .define(HttpRole.ANALYTICS.accessSetting(), Type.STRING, HttpRole.ANALYTICS.byDefault().key(), ConfigDef.ValidString.in("open", "closed"), Importance.HIGH,
-                    "Who may use the analytics role (GET /v1/analytics/*, /dashboard and its files): open, or closed (credentials let into the role: its own or the shared ones); "
-                            + "with no credential configured at all, open")
+            .define(HttpRole.ANALYTICS.accessSetting(), Type.STRING, null, unsetOr(ConfigDef.ValidString.in("open", "closed")), Importance.HIGH,
+                    "Who may use the analytics role (GET /v1/analytics/*, /dashboard and its files): open, or closed (credentials let into the role: its own or the shared ones). "
+                            + "Unset: open")
             .define(HttpRole.ANALYTICS.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
                     "A bearer token let into the analytics role only. Best from the environment: JOLT_HTTP_AUTH_ANALYTICS_TOKEN")
             .define(HttpRole.ANALYTICS.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,
                     "user:password for basic auth let into the analytics role only. Best from the environment: JOLT_HTTP_AUTH_ANALYTICS_BASIC")
-            .define(HttpRole.METRICS.accessSetting(), Type.STRING, HttpRole.METRICS.byDefault().key(), ConfigDef.ValidString.in("open", "closed"), Importance.HIGH,
-                    "Who may use the metrics role (GET /metrics): open, or closed (credentials let into the role: its own or the shared ones); "
-                            + "with no credential configured at all, open")
+            .define(HttpRole.METRICS.accessSetting(), Type.STRING, null, unsetOr(ConfigDef.ValidString.in("open", "closed")), Importance.HIGH,
+                    "Who may use the metrics role (GET /metrics): open, or closed (credentials let into the role: its own or the shared ones). "
+                            + "Unset: closed, or open when no credential is configured at all")
             .define(HttpRole.METRICS.tokenSetting(), Type.PASSWORD, null, Importance.MEDIUM,
                     "A bearer token let into the metrics role only. Best from the environment: JOLT_HTTP_AUTH_METRICS_TOKEN")
             .define(HttpRole.METRICS.basicSetting(), Type.PASSWORD, null, new UserPassword(), Importance.MEDIUM,

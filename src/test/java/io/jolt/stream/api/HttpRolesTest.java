@@ -10,6 +10,7 @@ import io.jolt.stream.processor.JoltTopology;
 import io.jolt.stream.processor.QueryFreshness;
 import io.jolt.stream.protocol.SignatureCheck;
 import io.jolt.stream.protocol.sync.SyncResponder;
+import io.jolt.stream.service.JoltConfig;
 import io.jolt.stream.testing.ContractClient;
 import io.jolt.stream.testing.OpenApiContract;
 import io.jolt.stream.wire.RecordIngest;
@@ -183,10 +184,25 @@ class HttpRolesTest {
 
     @Test
     void withoutAnyCredentialEveryRouteIsOpen() throws Exception {
-        HttpAccess access = HttpAccess.from(Map.<String, String>of()::get);
+        // as the service reads its configuration: every jolt.* default filled in
+        Properties file = new Properties();
+        file.setProperty(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+        JoltConfig config = JoltConfig.of(file, Map.of());
+        HttpAccess access = HttpAccess.from(config::get);
         for (HttpRole role : HttpRole.values()) {
             assertThat(access.mode(role)).isEqualTo(HttpAccess.Mode.OPEN);
         }
+        HttpAccess shared = HttpAccess.from(JoltConfig.of(file, Map.of("JOLT_HTTP_AUTH_TOKEN", "t"))::get);
+        assertThat(shared.mode(HttpRole.INGEST)).isEqualTo(HttpAccess.Mode.CLOSED);
+        assertThat(shared.mode(HttpRole.SYNC)).isEqualTo(HttpAccess.Mode.PUSHES);
+        assertThat(shared.mode(HttpRole.READ)).isEqualTo(HttpAccess.Mode.OPEN);
+        assertThat(shared.mode(HttpRole.ANALYTICS)).isEqualTo(HttpAccess.Mode.OPEN);
+        assertThat(shared.mode(HttpRole.METRICS)).isEqualTo(HttpAccess.Mode.CLOSED);
+        file.setProperty(HttpRole.INGEST.accessSetting(), "open");
+        file.setProperty(HttpRole.SYNC.accessSetting(), "open");
+        HttpAccess ownMetrics = HttpAccess.from(JoltConfig.of(file, Map.of("JOLT_HTTP_AUTH_METRICS_BASIC", "prometheus:p"))::get);
+        assertThat(ownMetrics.mode(HttpRole.METRICS)).isEqualTo(HttpAccess.Mode.CLOSED);
+        assertThat(ownMetrics.principals()).containsExactly("basic:prometheus");
     }
 
     @Test
