@@ -32,8 +32,10 @@ class BrokerFaultIT {
                 cluster.kill(1);
                 Thread.sleep(5_000);
                 cluster.restart(1);
-            }, ExpectedLosses.none("the bolt's writes wait out a 5 s outage (its delivery timeout is 120 s) and land, with their "
-                    + "promise, once the broker is back"));
+            }, ExpectedLosses.none("the bolt's writes wait out a 5 s outage (its delivery timeout is 120 s) and land once the broker "
+                    + "is back").orDegraded("a write that waits for the archive topic's metadata longer than the bolt's max.block.ms (10 s: "
+                    + "the outage and the restart together, on a busy host) is written again to the leader alone once it is back: it "
+                    + "lands, reported as degraded, never lost"));
         }
     }
 

@@ -283,7 +283,9 @@ class ChaosIT {
 
             OutputAudit outputs = OutputAudit.of(harness, registry, List.copyOf(input)).assertClean(ExpectedLosses.none(
                     "no fault outlasts the bolt's delivery timeout (120 s), and a kill cuts off only archive writes whose input is not yet "
-                    + "committed, which is processed again"));
+                    + "committed, which is processed again").orDegraded("a broker killed, paused or cut off can leave an archive partition "
+                    + "short of min.insync.replicas, or outlast the bolt's 10 s max.block.ms: such a write lands with the leader alone, "
+                    + "reported as degraded"));
 
             // Settled: every instance answers every identity with the core's merge of everything.
             Map<String, MergedState> merged = new HashMap<>();

@@ -68,16 +68,23 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public record OutputAudit(int inputRecords, boolean stateEqual, int stateDuplicates, int conflicts, int conflictDuplicates,
                           int rejections, int undecodable, int rejectionDuplicates, Verdicts verdicts, List<String> unreported,
-                          int eligible, int archiveMissing, int lossesNamed, int archiveOperations, int archiveDuplicates) {
+                          int eligible, int archiveMissing, int lossesNamed, int degradedNamed, int archiveOperations, int archiveDuplicates) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * How many reports a test expects on {@code jolt.archive.losses.v2} after its fault, and why
-     * that many: a bolt that named every write lost would otherwise pass as "nothing missing".
+     * How many writes a test expects named {@code LOST} on {@code jolt.archive.losses.v2} after its
+     * fault, and why that many: a bolt that named every write lost would otherwise pass as "nothing
+     * missing". {@code DEGRADED_DURABILITY} reports (the write landed, without the replicas'
+     * promise) are allowed only when {@code degradedWhy} says why the fault may cause them.
      */
-    public record ExpectedLosses(int named, String why) {
+    public record ExpectedLosses(int named, String why, String degradedWhy) {
         public static ExpectedLosses none(String why) {
-            return new ExpectedLosses(0, why);
+            return new ExpectedLosses(0, why, null);
+        }
+
+        /** The same, allowing writes reported as landed with degraded durability, for the reason given. */
+        public ExpectedLosses orDegraded(String because) {
+            return new ExpectedLosses(named, why, because);
         }
     }
 
@@ -120,8 +127,9 @@ public record OutputAudit(int inputRecords, boolean stateEqual, int stateDuplica
         missing.removeAll(archived);
         missing.removeAll(namedLost);
         return new OutputAudit(input.size(), stateEqual, stateDuplicates, conflicts.size(), repeatedConflicts(conflicts), rejected.size(), undecodable,
-                distinctRepeats(rawRejected), verdicts(merge), unreported(merge, conflicts, rejected), eligible.size(), missing.size(), losses.size(),
-                operations.size(), operations.size() - new HashSet<>(operations).size());
+                distinctRepeats(rawRejected), verdicts(merge), unreported(merge, conflicts, rejected), eligible.size(), missing.size(),
+                (int) losses.stream().filter(l -> l.getKind() == ArchiveLossKind.LOST).count(),
+                (int) losses.stream().filter(l -> l.getKind() == ArchiveLossKind.DEGRADED_DURABILITY).count(), operations.size(), operations.size() - new HashSet<>(operations).size());
     }
 
     /**
@@ -139,14 +147,18 @@ public record OutputAudit(int inputRecords, boolean stateEqual, int stateDuplica
                 unreported.size(), unreported.subList(0, Math.min(10, unreported.size()))).isEmpty();
         assertThat(eligible).as("the scenario has eligible entries").isPositive();
         assertThat(archiveMissing).as("eligible entries neither archived nor named as lost").isZero();
-        assertThat(lossesNamed).as("reports on jolt.archive.losses.v2, expected because " + expected.why()).isEqualTo(expected.named());
+        assertThat(lossesNamed).as("writes named LOST on jolt.archive.losses.v2, expected because " + expected.why()).isEqualTo(expected.named());
+        if (expected.degradedWhy() == null) {
+            assertThat(degradedNamed).as("writes reported DEGRADED_DURABILITY, none expected because " + expected.why()).isZero();
+        }
         return this;
     }
 
     /** A row of the Reliability table (src/site/markdown/testing.md). */
     public String row(String fault, String inFlight) {
-        return String.format("| %s | %,d | %s | %s | %d | %,d of %,d | %,d of %,d | %,d |", fault, inputRecords, inFlight, stateEqual ? "yes" : "NO",
-                stateDuplicates + conflictDuplicates + rejectionDuplicates, verdicts.total() - unreported.size(), verdicts.total(), lossesNamed,
+        String named = degradedNamed == 0 ? String.format("%,d", lossesNamed) : String.format("%,d (+%,d degraded)", lossesNamed, degradedNamed);
+        return String.format("| %s | %,d | %s | %s | %d | %,d of %,d | %s of %,d | %,d |", fault, inputRecords, inFlight, stateEqual ? "yes" : "NO",
+                stateDuplicates + conflictDuplicates + rejectionDuplicates, verdicts.total() - unreported.size(), verdicts.total(), named,
                 eligible, archiveDuplicates);
     }
 
