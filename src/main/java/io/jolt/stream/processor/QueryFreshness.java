@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +55,7 @@ public final class QueryFreshness implements AutoCloseable {
     private final FreshnessLedger ledger = new FreshnessLedger(INPUTS);
     private final ScheduledExecutorService poller;
     private volatile boolean lost;
+    private Future<?> askingAgain;
 
     private QueryFreshness(KafkaStreams streams, String applicationId, Admin admin, Duration bound, Clock clock) {
         this.streams = streams;
@@ -108,7 +110,7 @@ public final class QueryFreshness implements AutoCloseable {
             return known;
         }
         try {
-            poller.submit(this::poll).get(ASK_AGAIN_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+            askAgain().get(ASK_AGAIN_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
@@ -119,6 +121,17 @@ public final class QueryFreshness implements AutoCloseable {
 
     /** How long a question may wait for the brokers when what this instance knows does not show it is current. */
     public static final Duration ASK_AGAIN_WITHIN = Duration.ofSeconds(1);
+
+    /**
+     * One poll for every question that finds too little, not one each: behind brokers that do
+     * not answer, a poll takes up to the bound, and a queue of them would only grow.
+     */
+    private synchronized Future<?> askAgain() {
+        if (askingAgain == null || askingAgain.isDone()) {
+            askingAgain = poller.submit(this::poll);
+        }
+        return askingAgain;
+    }
 
     private Optional<Freshness> current(int partition) {
         long now = now();
