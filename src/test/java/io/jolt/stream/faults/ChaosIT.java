@@ -325,7 +325,8 @@ class ChaosIT {
                     continue;
                 }
                 long from = struckAt.get(f);
-                long until = nemesis.faults().stream().filter(g -> struckAt.getOrDefault(g, Long.MAX_VALUE) > from)
+                // The next fault ends the window; one struck together with this (a doubled fault) is part of it.
+                long until = nemesis.faults().stream().filter(g -> struckAt.getOrDefault(g, Long.MAX_VALUE) > from + 1_000_000_000L)
                         .mapToLong(g -> struckAt.get(g)).min().orElse(Long.MAX_VALUE);
                 long end = Math.min(until, from + 90_000_000_000L);
                 List<Answer> survivors = answers.stream().filter(a -> a.askedNanos() >= from && a.askedNanos() < end
