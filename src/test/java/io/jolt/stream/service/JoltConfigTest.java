@@ -183,6 +183,8 @@ class JoltConfigTest {
         assertThat(config.get("jolt.http.auth.token")).isNull();
         assertThat(config.get("commit.interval.ms")).isEqualTo("500");
         assertThat(config.get("max.task.idle.ms")).isEqualTo("-1");
+        assertThat(config.get("producer.compression.type")).isEqualTo("lz4");
+        assertThat(config.get("producer.batch.size")).isEqualTo("65536");
         // and a typed value read from the file
         Properties file = new Properties();
         file.setProperty(JoltConfig.TOPIC_PARTITIONS, " 48 ");
