@@ -37,7 +37,12 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  * one transaction: after a crash the store is restored to the last commit and the inputs after it
  * are read again, and after a rebalance the new owner restores the store and forwards what is left.
  * The store is cached, so a sum rewritten many times within a commit is one changelog record (and
- * its deletion at the punctuation one more, or the only one when both fall in one commit).
+ * its deletion at the punctuation one more, or the only one when both fall in one commit) as long
+ * as the record cache has room for it. That cache is the stream thread's, shared by all its stores
+ * ({@code statestore.cache.max.bytes}, 10 MiB by default), and a put into a full one evicts, and so
+ * writes, this store's own least recent sums: {@code ./jolt bench} measured this changelog at 0.63
+ * records per entry with the default cache and 0.19 with 256 MiB (the repartition at 0.13 with
+ * either, from 0.94 unfolded).
  *
  * <p><b>Late records.</b> A windowed count drops a record once its window's end plus grace is at
  * or before the stream time its task has seen. The fold must not change which records that drops.
