@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The conflict analytics, in the Kafka Streams DSL: every record of the conflicts, rejected,
- * archive-losses and compactions topics becomes facts ({@link Facts}), repartitioned by fact key
+ * archive-losses and compactions topics becomes facts ({@link Facts}), summed per ten seconds and
+ * fact key for a commit interval ({@link FactFold}), repartitioned by fact key
  * (so each value is counted by one task, which makes cross-instance top-N exact), and counted
  * per ten seconds, minute, hour and in total in queryable stores; every count's update but the
  * ten seconds' goes to jolt.analytics.v1 for warehouses.
@@ -57,7 +58,9 @@ final class ConflictAnalytics {
                 .merge(facts(builder, registry, Topics.REJECTED, RejectedRecord.getClassSchema(), (RejectedRecord r) -> Facts.of(r)), Named.as("analytics-merge-rejected"))
                 .merge(facts(builder, registry, Topics.ARCHIVE_LOSSES, ArchiveLoss.getClassSchema(), (ArchiveLoss l) -> Facts.of(l)), Named.as("analytics-merge-losses"))
                 .merge(facts(builder, registry, Topics.COMPACTIONS, Compaction.getClassSchema(), (Compaction c) -> Facts.of(c)), Named.as("analytics-merge-compactions"));
-        KGroupedStream<String, Tally> grouped = facts.groupByKey(Grouped.with("analytics-facts", Serdes.String(), TALLY));
+        // Summed per ten seconds and fact key for a commit interval first (FactFold): one repartitioned record per sum, not per fact.
+        builder.addStateStore(FactFold.store());
+        KGroupedStream<String, Tally> grouped = facts.process(FactFold::new, Named.as(FactFold.NAME), FactFold.STORE).groupByKey(Grouped.with("analytics-facts", Serdes.String(), TALLY));
         ConfluentAvroSerde<ConflictAggregate> aggregates = new ConfluentAvroSerde<>(registry, ConflictAggregate.getClassSchema());
         for (AnalyticsWindow window : List.of(AnalyticsWindow.TEN_SECONDS, AnalyticsWindow.MINUTE, AnalyticsWindow.HOUR)) {
             KTable<Windowed<String>, Tally> counts = grouped.windowedBy(TimeWindows.ofSizeAndGrace(window.size(), window.grace()))

@@ -24,6 +24,7 @@ import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
 import io.jolt.stream.wire.serde.ConfluentAvroSerde;
 import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,17 +47,21 @@ import org.junit.jupiter.api.Test;
 class ConflictAnalyticsTest {
     static final long T0 = Instant.parse("2026-12-04T10:00:00Z").toEpochMilli();
     static final long MINUTE = 60_000;
+    static final long COMMIT_INTERVAL_MS = 500;
 
     final InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
     final TopologyTestDriver driver = driver();
+    // Facts reach the counts once the fold's punctuation (every commit interval of wall clock) has forwarded their sums.
     final AnalyticsQueries queries = new AnalyticsQueries(new AnalyticsQueries.CountStores() {
         @Override
         public ReadOnlyWindowStore<String, Tally> windows(AnalyticsWindow window) {
+            folded();
             return driver.getWindowStore(window.storeName());
         }
 
         @Override
         public ReadOnlyKeyValueStore<String, Tally> totals() {
+            folded();
             return driver.getKeyValueStore(AnalyticsWindow.TOTAL.storeName());
         }
     });
@@ -149,6 +154,7 @@ class ConflictAnalyticsTest {
         given(T0 + 1, heads("alice", "/profile", false, "dev_a", "dev_b"));
 
         Map<String, ConflictAggregate> latest = new LinkedHashMap<>();
+        folded();
         driver.createOutputTopic(Topics.ANALYTICS, Serdes.String().deserializer(),
                 new ConfluentAvroSerde<ConflictAggregate>(registry, ConflictAggregate.getClassSchema())).readKeyValuesToList()
                 .forEach(kv -> latest.put(kv.key, kv.value));
@@ -169,6 +175,11 @@ class ConflictAnalyticsTest {
         queries.counts(AnalyticsWindow.TOTAL, by, 0, 0).forEach(s -> out.put(s.value(), new Tally(s.events(),
                 s.points().stream().mapToLong(Series.Point::clockSensitive).sum())));
         return out;
+    }
+
+    /** One commit interval of wall clock: the fold forwards what it holds. */
+    private void folded() {
+        driver.advanceWallClockTime(Duration.ofMillis(COMMIT_INTERVAL_MS));
     }
 
     private void given(long timestamp, ConflictEvent event) {
@@ -217,6 +228,7 @@ class ConflictAnalyticsTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "jolt-analytics-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, "target/driver-state");
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(COMMIT_INTERVAL_MS));
         props.put("processing.exception.handler.global.enabled", "true");
         return new TopologyTestDriver(JoltTopology.build(registry, op -> { }, SignatureCheck.DEFINITION), props);
     }
