@@ -133,6 +133,9 @@ public final class JoltConfig {
         // (a changelog record repeats most of its key's bytes). Measured by `jolt bench`'s written-per-entry table.
         p.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), "65536");
+        // The record cache folds a store's rewrites of one key within a commit into one changelog record; Streams' 10 MiB,
+        // shared by every store of a thread, evicts (and so writes) the analytics fold's sums long before the commit.
+        p.putIfAbsent(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, String.valueOf(64L << 20));
         // The merged state never depends on arrival order, so waiting to align the inputs by time buys nothing.
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
         // The jolt.* defaults, as the definition gives them (BoundedRocksDbMemory reads its two from the Streams configuration).

@@ -185,6 +185,7 @@ class JoltConfigTest {
         assertThat(config.get("max.task.idle.ms")).isEqualTo("-1");
         assertThat(config.get("producer.compression.type")).isEqualTo("lz4");
         assertThat(config.get("producer.batch.size")).isEqualTo("65536");
+        assertThat(config.get("statestore.cache.max.bytes")).isEqualTo(String.valueOf(64L << 20));
         // and a typed value read from the file
         Properties file = new Properties();
         file.setProperty(JoltConfig.TOPIC_PARTITIONS, " 48 ");
