@@ -47,12 +47,19 @@ public final class TopicWrites {
     private final Admin admin;
     private final String bootstrap;
     private final String applicationId;
+    private final Set<String> outputs;
 
     /** Over the topics of {@code applicationId} (its changelogs and repartitions) and the service's own. */
     public TopicWrites(Admin admin, String bootstrap, String applicationId) {
+        this(admin, bootstrap, applicationId, Set.of(Topics.STATE, Topics.CONFLICTS, Topics.REJECTED, Topics.COMPACTIONS));
+    }
+
+    /** As above, with {@code outputs} as the output topics (the framework floor has one of its own). */
+    public TopicWrites(Admin admin, String bootstrap, String applicationId, Set<String> outputs) {
         this.admin = admin;
         this.bootstrap = bootstrap;
         this.applicationId = applicationId;
+        this.outputs = outputs;
     }
 
     public Mark mark() throws Exception {
@@ -123,7 +130,7 @@ public final class TopicWrites {
         if (topic.equals(Topics.ANALYTICS) || topic.startsWith(applicationId + "-analytics-")) {
             return Kind.ANALYTICS;
         }
-        if (topic.equals(Topics.STATE) || topic.equals(Topics.CONFLICTS) || topic.equals(Topics.REJECTED) || topic.equals(Topics.COMPACTIONS)) {
+        if (outputs.contains(topic)) {
             return Kind.OUTPUT;
         }
         if (topic.startsWith(applicationId + "-")) {

@@ -2,6 +2,7 @@ package io.jolt.stream.cli;
 
 import io.jolt.stream.archive.KafkaBolt;
 import io.jolt.stream.bench.BenchResult;
+import io.jolt.stream.bench.FrameworkFloor;
 import io.jolt.stream.bench.RawVerifyRate;
 import io.jolt.stream.bench.TopicWrites;
 import io.jolt.stream.crypto.NativeFirstVerifier;
@@ -34,7 +35,7 @@ import picocli.CommandLine;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"End-to-end throughput: generate signed entries, run them through a real broker and the topology",
             "(exactly once), and print entries/s beside the raw BouncyCastle Ed25519 verify rate measured in the same run",
-            "with as many threads as the service has stream threads."})
+            "with as many threads as the service has stream threads; then the framework floor over the same records."})
 final class BenchCommand implements Callable<Integer> {
     @Option(names = "--entries", defaultValue = "200000", description = "Entries to generate (default ${DEFAULT-VALUE}).")
     int entries;
@@ -44,6 +45,13 @@ final class BenchCommand implements Callable<Integer> {
                     + " as the raw verify loop is warm when it is timed (default ${DEFAULT-VALUE}; 0: time from a cold start)."
                     + " The JIT's share of the timed part is printed: well above 0 means not yet at steady state.")
     int warmUpEntries;
+
+    // On by default: a second pass over every record at several times the service's rate costs a small share of a bench.
+    @Option(names = "--floor", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "After the service, time the framework floor over the same records: the smallest exactly-once Kafka Streams"
+                    + " application with the service's settings (decode as the service does, one RocksDB put, one output record), and"
+                    + " print the floor ratio, end to end over the floor's rate (the target: >= 0.5). On by default; --no-floor skips it.")
+    boolean floor;
 
     @CommandLine.Mixin
     WorkloadShapeOptions shape;
@@ -80,8 +88,16 @@ final class BenchCommand implements Callable<Integer> {
                     measure(r, streamThreads, Duration.ZERO))).orElse(null);
             BenchResult.Shape ran = new BenchResult.Shape(workload.entries().size(), identities, shape.devices, streamThreads, local.partitions);
             BenchResult.WarmUp warmedUp = warmUp == null ? null : new BenchResult.WarmUp(warmUp.entries().size(), run.warmUpSeconds());
-            new BenchResult(ran, verifier, warmedUp, run.timed(), bouncyCastleRates, libsodiumRates,
-                    new BenchResult.Writes(run.writes(), ran.entries() + (warmedUp == null ? 0 : warmedUp.entries()))).print(spec.commandLine().getOut());
+            BenchResult result = new BenchResult(ran, verifier, warmedUp, run.timed(), bouncyCastleRates, libsodiumRates,
+                    new BenchResult.Writes(run.writes(), ran.entries() + (warmedUp == null ? 0 : warmedUp.entries())));
+            result.print(spec.commandLine().getOut());
+            if (floor) {
+                // After the service and its second raw measurement, so that --floor changes nothing of what they measure.
+                err.println("bench: running the framework floor over the same records ...");
+                Prepared prepared = run.prepared();
+                FrameworkFloor.run(stack, prepared.config(), prepared.registry(),
+                        new FrameworkFloor.Input(prepared.produced().warmUp(), prepared.produced().timed()), err).print(spec.commandLine().getOut(), result);
+            }
         }
         return 0;
     }
@@ -108,8 +124,8 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** The timed part, the seconds from service start to the end of the warm-up, and what the whole run wrote. */
-    private record Run(BenchResult.Timed timed, double warmUpSeconds, List<TopicWrites.Written> writes) {}
+    /** The timed part, the seconds from service start to the end of the warm-up, what the whole run wrote, and what it ran on. */
+    private record Run(BenchResult.Timed timed, double warmUpSeconds, List<TopicWrites.Written> writes, Prepared prepared) {}
 
     /**
      * Produces warm-up and timed records, then starts the service and times it through the timed ones; marks the
@@ -159,7 +175,7 @@ final class BenchCommand implements Callable<Integer> {
                     SignatureCheck.computed() - signaturesBefore, PublicKey.keyChecksComputed() - keysBefore, processorCounters(service), cores);
             err.println("bench: waiting for the analytics to finish, then reading back what the run wrote ...");
             TopicWrites.Mark after = writes.markWhenQuiet(Duration.ofSeconds(3), Duration.ofMinutes(2));
-            return new Run(timedPart, warmUpSeconds, writes.between(before, after));
+            return new Run(timedPart, warmUpSeconds, writes.between(before, after), prepared);
         }
     }
 

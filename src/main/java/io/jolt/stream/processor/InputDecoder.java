@@ -19,28 +19,29 @@ import org.apache.kafka.common.errors.SerializationException;
  * The processor's first step: an input record's bytes to a protocol value, or to the rejection
  * that says why not. Inputs are read as bytes and decoded here, so a record that is not Avro,
  * names an unknown schema id, holds an unreadable field or is keyed by another identity is
- * reported with its offset instead of stopping the task.
+ * reported with its offset instead of stopping the task. Public for the bench's framework floor,
+ * which decodes with this same class so that its decoding cannot drift from the service's.
  */
-final class InputDecoder {
+public final class InputDecoder {
     /** What an input record is. */
-    sealed interface Decoded {}
+    public sealed interface Decoded {}
 
-    record AuthorityInput(AuthorityRecord record) implements Decoded {}
+    public record AuthorityInput(AuthorityRecord record) implements Decoded {}
 
-    record EntryInput(Entry entry) implements Decoded {}
+    public record EntryInput(Entry entry) implements Decoded {}
 
     /** Not a record of its topic: reported on jolt.rejected.v2 (keyed by {@code identity}), nothing stored. */
-    record Rejected(String identity, RejectedRecord report) implements Decoded {}
+    public record Rejected(String identity, RejectedRecord report) implements Decoded {}
 
     private final ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde;
     private final ConfluentAvroSerde<DeviceWriterEntry> entrySerde;
 
-    InputDecoder(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde) {
+    public InputDecoder(ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde, ConfluentAvroSerde<DeviceWriterEntry> entrySerde) {
         this.authoritySerde = authoritySerde;
         this.entrySerde = entrySerde;
     }
 
-    Decoded decode(String key, byte[] value, Source source) {
+    public Decoded decode(String key, byte[] value, Source source) {
         return Topics.AUTHORITY.equals(source.topic()) ? authority(key, value, source) : entry(key, value, source);
     }
 

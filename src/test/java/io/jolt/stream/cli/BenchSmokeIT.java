@@ -9,12 +9,13 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code jolt bench} as performance.md runs it, on a small workload: the packaged jar starts its own
  * broker process, runs the entries through the service with exactly once, and prints the rate,
- * the crypto limit, the ratio on a line of its own, and where the CPU of the timed part went.
+ * the crypto limit, the ratio on a line of its own, and where the CPU of the timed part went; then
+ * the framework floor's rate over the same records and the floor ratio.
  * Figures are not asserted (the machine is shared); their presence and consistency are.
  */
 class BenchSmokeIT {
     @Test
-    void benchOnASmallWorkloadPrintsRateRatioAndCpuAccounting() throws Exception {
+    void benchOnASmallWorkloadPrintsRateRatioCpuAccountingAndTheFloor() throws Exception {
         JarRun bench = JarRun.stdout("bench", "--entries", "3000", "--warm-up", "1500", "--threads", "2");
         String out = bench.printed();
         assertThat(bench.exitCode()).as(out).isZero();
@@ -35,6 +36,10 @@ class BenchSmokeIT {
         assertThat(number(out, "(?m)^\\s+([\\d,]+) verifies/s  \\(libsodium, same run")).isPositive();
         assertThat(number(out, "first minute\\s+([\\d,]+) records/s in the first 60 s after RUNNING")).isPositive();
         assertThat(out).containsPattern("per entry\\s+\\d+ µs of CPU: Ed25519 \\d+");
+        // The floor: its rate, exactly one changelog and one output record per input record, and the ratio of the two rates.
+        double floor = number(out, "framework floor\\s+[\\d,]+ records/s = ([\\d,]+) entries/s");
+        assertThat(out).containsPattern("floor writes\\s+2\\.00 records, \\d+ bytes per input record  \\(output 1\\.00, \\d+ bytes, changelog 1\\.00, \\d+ bytes;");
+        assertThat(number(out, "(?m)^floor ratio: (\\d+\\.\\d\\d) ")).isCloseTo(rate / floor, org.assertj.core.data.Offset.offset(0.006));
     }
 
     private static double number(String out, String regex) {
