@@ -11,10 +11,13 @@ import io.jolt.stream.protocol.Equivocation;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Operation;
 import io.jolt.stream.protocol.Rejection;
+import io.jolt.stream.protocol.SingletonMerge;
 import io.jolt.stream.protocol.SingletonState;
 import java.util.List;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
+import org.apache.kafka.streams.processor.internals.ProcessorNode;
 
 /**
  * Everything the identity processor tells the world, one method per kind of output, each
@@ -27,11 +30,38 @@ final class IdentityOutputs {
     private final IdentityStore store;
     private final ProcessorMetrics metrics;
     private long timestamp;
+    private boolean statesFolded;
 
     IdentityOutputs(ProcessorContext<Object, Object> context, IdentityStore store, ProcessorMetrics metrics) {
         this.context = context;
         this.store = store;
         this.metrics = metrics;
+    }
+
+    /**
+     * From now on the state topic gets a path's change once per commit, when the heads store's
+     * record cache writes the path's heads through, instead of once per record that changes its
+     * resolution: the heads store is keyed as the state topic is, so its old and new values are
+     * the resolution committed before and the one to commit now. Rewrites within a commit fold
+     * into one record (a path rewritten back to what was committed, into none), and the record
+     * commits with the heads it reports, in the same transaction. Without a record cache (none
+     * configured, or a context that is not Kafka Streams' own) the state goes out per record.
+     */
+    void foldStateChanges() {
+        if (!(context instanceof InternalProcessorContext<?, ?> internal)) {
+            return;
+        }
+        ProcessorNode<?, ?, ?, ?> self = internal.currentNode();
+        statesFolded = store.onHeadsFlushed(flushed -> {
+            // A flush at a commit runs outside any processor: forward as this node, as the DSL's cache flush listeners do.
+            ProcessorNode<?, ?, ?, ?> running = internal.currentNode();
+            internal.setCurrentNode(self);
+            try {
+                stateChanged(flushed);
+            } finally {
+                internal.setCurrentNode(running);
+            }
+        });
     }
 
     /** The timestamp of what is being processed now. */
@@ -44,13 +74,28 @@ final class IdentityOutputs {
      * changes; the conflicts topic when the set of losing active heads changes.
      */
     void resolutionChanged(String identity, String path, SingletonState before, SingletonState after) {
-        StateChange was = OutputRecords.stateChange(identity, path, before);
-        StateChange now = OutputRecords.stateChange(identity, path, after);
-        if (!was.equals(now)) {
-            forward(JoltTopology.STATE_SINK, OutputRecords.stateKey(identity, path), now);
+        if (!statesFolded) {
+            stateChanged(identity, path, before, after, timestamp);
         }
         if (after != null && !after.conflicts().isEmpty() && !conflictHashes(before).equals(conflictHashes(after))) {
             conflict(identity, OutputRecords.concurrentHeads(identity, after, timestamp));
+        }
+    }
+
+    private void stateChanged(IdentityStore.HeadsFlushed flushed) {
+        Entry any = flushed.after().isEmpty() ? (flushed.before().isEmpty() ? null : flushed.before().get(0)) : flushed.after().get(0);
+        if (any != null) {
+            String path = any.body().operation().path();
+            stateChanged(any.body().identity(), path, SingletonMerge.resolve(path, flushed.before()).orElse(null),
+                    SingletonMerge.resolve(path, flushed.after()).orElse(null), flushed.timestamp());
+        }
+    }
+
+    private void stateChanged(String identity, String path, SingletonState before, SingletonState after, long at) {
+        StateChange was = OutputRecords.stateChange(identity, path, before);
+        StateChange now = OutputRecords.stateChange(identity, path, after);
+        if (!was.equals(now)) {
+            context.forward(new Record<>(OutputRecords.stateKey(identity, path), now, at), JoltTopology.STATE_SINK);
         }
     }
 

@@ -58,6 +58,7 @@ final class IdentityProcessor implements Processor<String, byte[], Object, Objec
         metrics = new ProcessorMetrics(context.metrics(), context.taskId());
         store = new IdentityStore(name -> context.getStateStore(name.storeName()));
         outputs = new IdentityOutputs(context, store, metrics);
+        outputs.foldStateChanges();
         forgetter = new Forgetter(policy, store, outputs, signatures);
         hotPath = new HotPath(store, outputs, metrics);
         reevaluation = new Reevaluation(store, outputs, forgetter, metrics, signatures);

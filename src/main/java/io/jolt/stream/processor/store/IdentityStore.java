@@ -13,10 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 /** The identity processor's stores, each write one call: the read-write face of {@link IdentityStoreView}. */
 public final class IdentityStore extends IdentityStoreView {
@@ -51,6 +53,25 @@ public final class IdentityStore extends IdentityStoreView {
     /** The identity has no valid authority chain (any more). */
     public void deleteSummary(String identity) {
         write(StoreName.IDENTITIES).delete(Keys.identity(identity));
+    }
+
+    /** A path's active heads as last committed and as they are now, and the timestamp of the record that made them so. */
+    public record HeadsFlushed(List<Entry> before, List<Entry> after, long timestamp) {}
+
+    /**
+     * Calls {@code listener} each time the heads store's record cache writes a path's heads
+     * through (at each commit, before it, and when the cache evicts), with the heads the store
+     * held before: the DSL's KTables emit their changes the same way. Returns false, and never
+     * calls it, when the store has no record cache (Kafka's {@code CachedStateStore} is internal:
+     * the one place this project leans on Streams' internals).
+     */
+    @SuppressWarnings("unchecked")
+    public boolean onHeadsFlushed(Consumer<HeadsFlushed> listener) {
+        if (!(write(StoreName.HEADS) instanceof CachedStateStore<?, ?> cached)) {
+            return false;
+        }
+        return ((CachedStateStore<Bytes, byte[]>) cached).setFlushListener(r -> listener.accept(
+                new HeadsFlushed(Keys.decodeHeads(r.value().oldValue), Keys.decodeHeads(r.value().newValue), r.timestamp())), true);
     }
 
     public void putHeads(String identity, String path, List<Entry> heads) {

@@ -1,0 +1,73 @@
+package io.jolt.stream.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jolt.stream.avro.StateChange;
+import io.jolt.stream.protocol.Entry;
+import io.jolt.stream.protocol.TestIdentity;
+import io.jolt.stream.service.JoltConfig;
+import io.jolt.stream.testing.KafkaBroker;
+import io.jolt.stream.testing.RealKafka;
+import io.jolt.stream.testing.StreamHarness;
+import io.jolt.stream.wire.AvroRecords;
+import io.jolt.stream.wire.TopicSchemas;
+import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.serde.ConfluentAvroSerde;
+import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The state topic folds a path's rewrites within a commit: fifty successive values of one path,
+ * processed within one commit interval, are one state change (or a few, where the records straddle
+ * commits), the last of them the final value. TopologyTestDriver commits after every record, so
+ * only a broker shows the fold.
+ */
+@ExtendWith(RealKafka.class)
+class StateFoldIT {
+    static final String APPLICATION = "jolt-it-state-fold";
+
+    @Test
+    void fiftyRewritesOfOnePathWithinACommitAreOneStateChange(KafkaBroker broker) throws Exception {
+        StreamHarness harness = new StreamHarness(broker);
+        harness.resetTopics();
+        InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
+        ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde =
+                new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());
+        ConfluentAvroSerde<io.jolt.stream.avro.DeviceWriterEntry> entrySerde =
+                new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.DeviceWriterEntry.getClassSchema());
+        TestIdentity alice = TestIdentity.named("fold");
+        String id = alice.id();
+        ProducerRecord<String, byte[]> authorize = new ProducerRecord<>(Topics.AUTHORITY, id,
+                authoritySerde.serialize(Topics.AUTHORITY, AvroRecords.authority(alice.authorize("dev_a"))));
+        TestIdentity.Device dev = alice.device("dev_a");
+        List<ProducerRecord<String, byte[]>> rewrites = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            Entry e = dev.set("/profile", "v" + i);
+            rewrites.add(new ProducerRecord<>(Topics.ENTRIES, id, entrySerde.serialize(Topics.ENTRIES, AvroRecords.entry(e))));
+        }
+
+        JoltConfig config = harness.config(APPLICATION, StreamHarness.tempStateDir("state-fold"), 1)
+                .with(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "10000");
+        try (var service = harness.start(config, registry)) {
+            harness.produceRaw(List.of(authorize));
+            harness.produceRaw(rewrites);
+            harness.awaitProcessed(APPLICATION, Duration.ofSeconds(60));
+        }
+
+        List<StateChange> state = harness.readAll(Topics.STATE, new ByteArrayDeserializer(),
+                new ConfluentAvroSerde<StateChange>(registry, StateChange.getClassSchema())).stream().map(r -> r.value()).toList();
+        System.out.printf("[state fold] 50 rewrites of one path: %d state change(s)%n", state.size());
+        assertThat(state).as("one change per commit that rewrote the path, not one per rewrite").hasSizeLessThanOrEqualTo(5);
+        assertThat(state).last().satisfies(change -> {
+            assertThat(change.getContentId()).isEqualTo(TestIdentity.cid("v49"));
+            assertThat(change.getHead().getDeviceSequence()).isEqualByComparingTo("49");
+        });
+    }
+}
