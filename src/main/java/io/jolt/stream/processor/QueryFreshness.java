@@ -41,30 +41,47 @@ import org.slf4j.LoggerFactory;
  * ({@link FreshnessLedger}): a partition is current as of the latest time whose end offsets its
  * commits reach. A cut-off instance gets no new end offsets, so its freshness stops while the
  * clock runs on; answers older than the bound are refused by the API. Reads see what a task has
- * processed, committed or not, so an answer is at least as current as this says.
+ * processed, committed or not, so an answer is at least as current as this says. A partition its
+ * task has not committed since it was assigned counts from where the task resumed
+ * ({@link ResumePoints}), never from the group's commit as it is now: after a cut, that may be
+ * another instance's.
  */
 public final class QueryFreshness implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueryFreshness.class);
     private static final List<String> INPUTS = List.of(Topics.AUTHORITY, Topics.ENTRIES);
 
     private final KafkaStreams streams;
-    private final String applicationId;
+    private final Group group;
     private final Admin admin;
     private final Duration bound;
     private final Clock clock;
     private final FreshnessLedger ledger = new FreshnessLedger(INPUTS);
+    private final ResumePoints resumes;
     private final ScheduledExecutorService poller;
+    private final ScheduledExecutorService looker;
     private volatile boolean lost;
     private Future<?> askingAgain;
 
-    private QueryFreshness(KafkaStreams streams, String applicationId, Admin admin, Duration bound, Clock clock) {
+    /**
+     * The consumer group whose commits a task resumes from: its name (the application id), its
+     * session timeout, and a time (ms) before which it assigned nothing to this instance.
+     */
+    public record Group(String applicationId, Duration sessionTimeout, long notAssignedBefore) {}
+
+    private QueryFreshness(KafkaStreams streams, Group group, Admin admin, Duration bound, Clock clock) {
         this.streams = streams;
-        this.applicationId = applicationId;
+        this.group = group;
         this.admin = admin;
         this.bound = bound;
         this.clock = clock;
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "jolt-query-freshness");
+        this.resumes = new ResumePoints(group.sessionTimeout().toMillis(), group.notAssignedBefore());
+        this.poller = daemon("jolt-query-freshness");
+        this.looker = daemon("jolt-query-freshness-tasks");
+    }
+
+    private static ScheduledExecutorService daemon(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
@@ -72,20 +89,30 @@ public final class QueryFreshness implements AutoCloseable {
 
     /**
      * Starts asking, every tenth of the bound (at least every second, at most every 100 ms), with
-     * an admin client of {@code adminProperties} whose every call gives up within the bound.
-     * {@code applicationId} names the consumer group whose commits a task resumed from.
+     * an admin client of {@code adminProperties} whose every call gives up within the bound; and
+     * looks at the tasks held here every 100 ms, whether the brokers answer or not, to know when
+     * each was assigned.
      */
-    public static QueryFreshness start(KafkaStreams streams, String applicationId, Properties adminProperties, Duration bound) {
+    public static QueryFreshness start(KafkaStreams streams, Group group, Properties adminProperties, Duration bound) {
         Properties p = new Properties();
         p.putAll(adminProperties);
         int timeout = (int) Math.min(bound.toMillis(), 10_000);
         p.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(timeout));
         p.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(timeout));
         p.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, "jolt-query-freshness");
-        QueryFreshness freshness = new QueryFreshness(streams, applicationId, Admin.create(p), bound, Clock.systemUTC());
+        QueryFreshness freshness = new QueryFreshness(streams, group, Admin.create(p), bound, Clock.systemUTC());
+        freshness.looker.scheduleWithFixedDelay(freshness::lookAtTasks, 0, 100, TimeUnit.MILLISECONDS);
         long every = Math.max(100, Math.min(1000, bound.toMillis() / 10));
         freshness.poller.scheduleWithFixedDelay(freshness::poll, 0, every, TimeUnit.MILLISECONDS);
         return freshness;
+    }
+
+    private void lookAtTasks() {
+        try {
+            resumes.look(now(), committedByActiveTasks());
+        } catch (RuntimeException e) {
+            // Kafka Streams closing: nothing is served any more.
+        }
     }
 
     /** The staleness bound: an answer older than this is refused. */
@@ -164,7 +191,10 @@ public final class QueryFreshness implements AutoCloseable {
                 ledger.ends(askedAt, endOffsets(held));
             }
             // Read after the end offsets: commits that reach them were made after they were asked.
-            ledger.commits(resumedFromWhereNotCommitted(committedByActiveTasks()));
+            Map<TopicPartition, Long> committed = committedByActiveTasks();
+            resumes.look(now(), committed);
+            readResumePoints();
+            ledger.commits(resumes.positions(committed));
             ledger.forgetBefore(now() - bound.toMillis());
             if (lost) {
                 LOG.info("brokers answer again: query answers are current once this instance's tasks reach their end offsets");
@@ -198,30 +228,25 @@ public final class QueryFreshness implements AutoCloseable {
         return committed;
     }
 
-    /**
-     * A task commits only once it has processed something, so one assigned to an idle partition
-     * never would. It holds what was restored for it: the group's commit it resumed from (0 when
-     * the group never committed the partition). That is what the group's commit still is unless
-     * another instance took the partition since, which an instance learns within a poll of its
-     * own once it reaches the brokers again.
-     */
-    private Map<TopicPartition, Long> resumedFromWhereNotCommitted(Map<TopicPartition, Long> committed) throws Exception {
-        if (committed.values().stream().allMatch(offset -> offset >= 0)) {
-            return committed;
+    /** The group's commits, for the tasks that have not committed since they were assigned here ({@link ResumePoints}). */
+    private void readResumePoints() throws Exception {
+        if (resumes.awaiting().isEmpty()) {
+            return;
         }
-        Map<TopicPartition, Long> position = new HashMap<>(committed);
-        var group = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get(bound.toMillis(), TimeUnit.MILLISECONDS);
-        committed.forEach((tp, offset) -> {
-            if (offset < 0) {
-                var resumed = group.get(tp);
-                position.put(tp, resumed == null ? 0L : resumed.offset());
+        var commits = admin.listConsumerGroupOffsets(group.applicationId()).partitionsToOffsetAndMetadata()
+                .get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        commits.forEach((tp, committed) -> {
+            if (committed != null) {
+                offsets.put(tp, committed.offset());
             }
         });
-        return position;
+        resumes.groupCommits(now(), offsets);
     }
 
     @Override
     public void close() {
+        looker.shutdownNow();
         poller.shutdownNow();
         admin.close(Duration.ofSeconds(5));
     }

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.streams.StreamsConfig;
@@ -195,6 +196,16 @@ public final class JoltConfig {
     /** How long an instance waits for another it forwards a request to before it answers 503 owner_unreachable. */
     public Duration forwardTimeout() {
         return Duration.ofMillis(settings.getLong(HTTP_FORWARD_TIMEOUT_MS));
+    }
+
+    /** The main consumer's session timeout: how long the group waits for a silent instance before it moves its partitions. */
+    public Duration sessionTimeout() {
+        Map<String, Object> consumer = new StreamsConfig(streamsProperties()).getMainConsumerConfigs(get(StreamsConfig.APPLICATION_ID_CONFIG), "jolt", 0);
+        Object configured = consumer.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+        if (configured == null) {
+            configured = ConsumerConfig.configDef().defaultValues().get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+        }
+        return Duration.ofMillis(Long.parseLong(configured.toString()));
     }
 
     /** The HTTP API's address. */

@@ -61,12 +61,14 @@ public final class JoltNode implements AutoCloseable {
         JoltConfig withServer = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
                 ? config.with(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + port) : config;
         ServiceReadiness readiness = new ServiceReadiness();
+        long startedAt = System.currentTimeMillis();
         JoltService<KafkaBolt> service = JoltService.start(withServer, registry, () -> new KafkaBolt(withServer.boltProducerProperties(), registry),
                 readiness.restoreListener());
         // The cluster's security settings too: HTTP ingest reaches a secured cluster as the processor does.
         RecordIngest ingest = new RecordIngest(withServer.adminProperties(), registry);
-        QueryFreshness freshness = QueryFreshness.start(service.streams(), withServer.get(StreamsConfig.APPLICATION_ID_CONFIG),
-                withServer.adminProperties(), config.queryMaxStaleness());
+        QueryFreshness.Group group = new QueryFreshness.Group(withServer.get(StreamsConfig.APPLICATION_ID_CONFIG), withServer.sessionTimeout(),
+                startedAt);
+        QueryFreshness freshness = QueryFreshness.start(service.streams(), group, withServer.adminProperties(), config.queryMaxStaleness());
         HttpApi api = HttpApi.start(self, service.streams(), readiness, service.signatures(), ingest, registry, access, tls, pages, quotas,
                 freshness, config.forwardTimeout());
         service.bolt().bindTo(api.metrics());

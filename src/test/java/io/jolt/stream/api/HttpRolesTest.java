@@ -91,7 +91,8 @@ class HttpRolesTest {
         opened.add(ingest);
         Properties admin = new Properties();
         admin.setProperty("bootstrap.servers", nowhere);
-        QueryFreshness freshness = QueryFreshness.start(streams, "jolt-roles-test", admin, Duration.ofSeconds(45));
+        QueryFreshness freshness = QueryFreshness.start(streams,
+                new QueryFreshness.Group("jolt-roles-test", Duration.ofSeconds(45), System.currentTimeMillis()), admin, Duration.ofSeconds(45));
         opened.add(freshness);
         api = HttpApi.start(new HostInfo("127.0.0.1", freePort()), streams, new ServiceReadiness(), signatures, ingest, registry,
                 HttpAccess.from(config::get), Optional.empty(), SyncResponder.Limits.DEFAULT, EdgeQuotas.Settings.DEFAULT, freshness,

@@ -35,6 +35,17 @@ class JoltConfigTest {
     }
 
     @Test
+    void theSessionTimeoutIsTheMainConsumersOwnOrKafkasDefault() {
+        Properties file = new Properties();
+        file.setProperty("bootstrap.servers", "b:9092");
+        assertThat(JoltConfig.of(file, Map.of()).sessionTimeout()).isEqualTo(java.time.Duration.ofSeconds(45));
+        file.setProperty("session.timeout.ms", "10000");
+        assertThat(JoltConfig.of(file, Map.of()).sessionTimeout()).isEqualTo(java.time.Duration.ofSeconds(10));
+        file.setProperty("main.consumer.session.timeout.ms", "6000");
+        assertThat(JoltConfig.of(file, Map.of()).sessionTimeout()).as("the main consumer's prefix wins").isEqualTo(java.time.Duration.ofSeconds(6));
+    }
+
+    @Test
     void withoutBootstrapServersTheErrorSaysWhereToSetThem() {
         assertThatThrownBy(() -> JoltConfig.of(new Properties(), Map.of()).streamsProperties())
                 .hasMessageContaining("JOLT_BOOTSTRAP_SERVERS");
