@@ -170,11 +170,15 @@ public final class TopologyFixture {
             return new IdentityStoreView(name -> driver.<Bytes, byte[]>getKeyValueStore(name.storeName()));
         }
 
+        /** One store as the processor writes it: raw keys and values. */
+        public KeyValueStore<Bytes, byte[]> store(StoreName name) {
+            return driver.getKeyValueStore(name.storeName());
+        }
+
         /** How many records one store holds. */
         public int count(StoreName name) {
-            KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(name.storeName());
             int n = 0;
-            try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            try (KeyValueIterator<Bytes, byte[]> it = store(name).all()) {
                 for (; it.hasNext(); it.next()) {
                     n++;
                 }

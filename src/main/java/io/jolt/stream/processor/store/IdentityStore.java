@@ -83,7 +83,7 @@ public final class IdentityStore extends IdentityStoreView {
     }
 
     public void putAppend(String identity, Entry append) {
-        write(StoreName.APPENDS).put(Keys.append(identity, append), append.wire());
+        write(StoreName.APPENDS).put(Keys.append(identity, append), Keys.appendValue(append));
     }
 
     /** Drops what a re-evaluation derives again: the heads, observed marks and append records of the identity. */

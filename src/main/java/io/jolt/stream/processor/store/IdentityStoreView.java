@@ -152,7 +152,7 @@ public class IdentityStoreView {
                     more = true;
                     break;
                 }
-                out.add(AppendRecord.of(Entry.fromWire(kv.value)));
+                out.add(Keys.appendRecord(kv.key, kv.value).orElseGet(() -> AppendRecord.of(Entry.fromWire(kv.value)))); // else written by an earlier build
                 lastKey = kv.key;
             }
         }
@@ -162,7 +162,7 @@ public class IdentityStoreView {
     /** The stored copies of one entry (its signatures), in key order. */
     List<StoredEntry> copies(String identity, String device, long sequence, Hash hash) {
         List<StoredEntry> copies = new ArrayList<>(1);
-        StoreScans.forEach(read(StoreName.ENTRIES), Keys.entryHash(identity, device, sequence, hash), (k, v) -> copies.add(StoredEntry.decode(v)));
+        StoreScans.forEach(read(StoreName.ENTRIES), Keys.entryHash(identity, device, sequence, hash), (k, v) -> copies.add(StoredEntry.decode(k, v)));
         return copies;
     }
 

@@ -1,12 +1,17 @@
 package io.jolt.stream.processor.store;
 
+import io.jolt.stream.protocol.AppendRecord;
 import io.jolt.stream.protocol.CanonicalReader;
 import io.jolt.stream.protocol.CanonicalWriter;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Hash;
+import io.jolt.stream.protocol.Operation;
 import io.jolt.stream.protocol.RejectionReason;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.common.utils.Bytes;
 
 /** The keys of the stores of {@link StoreName} and the few values that are not records of their own. */
@@ -66,6 +71,47 @@ final class Keys {
     static Bytes append(String identity, Entry e) {
         return StoreKey.of(identity).orderedPath(e.body().operation().path()).uint64(e.body().createdAt()).uint64(e.sequence())
                 .orderedPath(e.deviceId()).hash(e.hash()).toBytes();
+    }
+
+    /** The first byte of an appends-store value of {@link #appendValue}; an earlier build's values (the EntryW itself) begin with 0. */
+    private static final int CONTENT_ID = 1;
+
+    /**
+     * An appends-store value: the append record's content id. Everything else enumeration shows
+     * is in the key ({@link #append}); the whole entry is in the entries store already.
+     */
+    static byte[] appendValue(Entry e) {
+        Operation.SetPath set = (Operation.SetPath) e.body().operation();
+        return new CanonicalWriter(64).u8(CONTENT_ID).string(set.contentId()).toByteArray();
+    }
+
+    /** The append record of an appends-store row; empty for an earlier build's row, whose value is the EntryW itself. */
+    static Optional<AppendRecord> appendRecord(Bytes key, byte[] value) {
+        if (value.length == 0 || value[0] != CONTENT_ID) {
+            return Optional.empty();
+        }
+        CanonicalReader in = new CanonicalReader(value);
+        in.u8();
+        String contentId = in.string();
+        in.end();
+        ByteBuffer k = ByteBuffer.wrap(key.get());
+        k.position(Integer.BYTES + k.getInt()); // past the identity
+        String path = terminated(k);
+        long createdAt = k.getLong();
+        long sequence = k.getLong();
+        String device = terminated(k);
+        byte[] hash = new byte[Hash.LENGTH];
+        k.get(hash);
+        return Optional.of(new AppendRecord(path, contentId, device, sequence, createdAt, Hash.of(hash)));
+    }
+
+    /** A component of {@link StoreKey#orderedPath}: UTF-8 up to its 0x00 terminator. */
+    private static String terminated(ByteBuffer k) {
+        int start = k.position();
+        while (k.get() != 0) {
+            // to the terminator
+        }
+        return new String(k.array(), start, k.position() - 1 - start, StandardCharsets.UTF_8);
     }
 
     static Bytes appendPrefix(String identity, String pathPrefix) {

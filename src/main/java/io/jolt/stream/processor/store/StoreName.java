@@ -26,7 +26,7 @@ public enum StoreName {
      * {@link io.jolt.stream.protocol.SingletonMerge#extend}).
      */
     OBSERVED("jolt-observed", false),
-    /** (identity, path, created_at, sequence, device, hash) → EntryW of an eligible append record, in enumeration order */
+    /** (identity, path, created_at, sequence, device, hash) → the content id of an eligible append record, in enumeration order */
     APPENDS("jolt-appends", false),
     /**
      * (identity, device, sequence, hash) → the archive marker of an entry sent to the bolt: empty

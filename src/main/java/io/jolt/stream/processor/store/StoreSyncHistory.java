@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
@@ -80,7 +81,8 @@ final class StoreSyncHistory implements SyncHistory {
         try (KeyValueIterator<Bytes, byte[]> it = stores.entriesFrom(identity, deviceId, fromSequence)) {
             List<StoredEntry> copies = new ArrayList<>(1); // of one entry (its signatures): adjacent in key order
             while (it.hasNext() && out.size() < max) {
-                StoredEntry next = StoredEntry.decode(it.next().value);
+                KeyValue<Bytes, byte[]> stored = it.next();
+                StoredEntry next = StoredEntry.decode(stored.key, stored.value);
                 if (!copies.isEmpty() && !copies.get(0).entry().hash().equals(next.entry().hash())) {
                     servedIfEligible(deviceId, copies).ifPresent(out::add);
                     copies.clear();

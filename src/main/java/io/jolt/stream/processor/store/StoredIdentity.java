@@ -29,7 +29,7 @@ public record StoredIdentity(List<AuthorityRecord> authority, List<EntryInput> i
         Map<Hash, Entry> byHash = new HashMap<>();
         List<Entry> archivedOnArrival = new ArrayList<>();
         StoreScans.forEach(entryStore, Keys.identity(identity), (k, v) -> {
-            StoredEntry s = StoredEntry.decode(v);
+            StoredEntry s = StoredEntry.decode(k, v);
             inputs.add(new EntryInput.Signed(s.entry()));
             sources.putIfAbsent(s.entry().hash(), s.source());
             byHash.putIfAbsent(s.entry().hash(), s.entry());
