@@ -62,7 +62,8 @@ public record BenchResult(Shape shape, Verifier verifier, WarmUp warmUp, Timed t
             StringBuilder s = new StringBuilder();
             for (TopicWrites.Written w : of) {
                 s.append(s.isEmpty() ? "" : ", ").append(w.label()).append(w.purged() ? "*" : "")
-                        .append(String.format(" %.2f", (double) w.records() / entries));
+                        .append(String.format(" %.2f", (double) w.records() / entries))
+                        .append(w.purged() ? "" : String.format(" (%.0f B)", (double) w.bytes() / entries));
             }
             return s.toString();
         }

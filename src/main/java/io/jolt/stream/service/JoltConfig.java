@@ -20,6 +20,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -134,6 +135,7 @@ public final class JoltConfig {
         // (a changelog record repeats most of its key's bytes). Measured by `jolt bench`'s written-per-entry table.
         p.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), "65536");
+        p.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.COMPRESSION_TYPE_CONFIG), "zstd");
         // The record cache folds a store's rewrites of one key within a commit into one changelog record; Streams' 10 MiB,
         // shared by every store of a thread, evicts (and so writes) the analytics fold's sums long before the commit.
         p.putIfAbsent(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, String.valueOf(64L << 20));

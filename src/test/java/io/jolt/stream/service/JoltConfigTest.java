@@ -196,6 +196,7 @@ class JoltConfigTest {
         assertThat(config.get("max.task.idle.ms")).isEqualTo("-1");
         assertThat(config.get("producer.compression.type")).isEqualTo("lz4");
         assertThat(config.get("producer.batch.size")).isEqualTo("65536");
+        assertThat(config.get("topic.compression.type")).isEqualTo("zstd");
         assertThat(config.get("statestore.cache.max.bytes")).isEqualTo(String.valueOf(64L << 20));
         // and a typed value read from the file
         Properties file = new Properties();
