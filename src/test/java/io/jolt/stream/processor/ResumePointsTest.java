@@ -17,17 +17,24 @@ class ResumePointsTest {
     static final TopicPartition ENTRIES_4 = new TopicPartition(Topics.ENTRIES, 4);
     static final long SESSION = 10_000;
 
+    /** Partition 4's task, committed nothing since it was assigned. */
+    static final Map<TopicPartition, Long> UNCOMMITTED = offsets(-1, -1);
+
     final ResumePoints resumes = new ResumePoints(SESSION, 1_000);
+
+    static Map<TopicPartition, Long> offsets(long authority, long entries) {
+        return Map.of(AUTHORITY_4, authority, ENTRIES_4, entries);
+    }
 
     @Test
     void aQuietPartitionCountsFromTheGroupsCommitReadJustAfterItsTaskWasAssigned() {
-        Map<TopicPartition, Long> held = Map.of(AUTHORITY_4, -1L, ENTRIES_4, 700L);
+        Map<TopicPartition, Long> held = offsets(-1, 700);
         resumes.look(1_100, held);
 
-        resumes.groupCommits(1_150, Map.of(AUTHORITY_4, 69L, ENTRIES_4, 690L));
+        resumes.groupCommits(1_150, offsets(69, 690));
 
         assertThat(resumes.positions(held)).as("the task's own commit wins where it has one").containsExactlyInAnyOrderEntriesOf(
-                Map.of(AUTHORITY_4, 69L, ENTRIES_4, 700L));
+                offsets(69, 700));
         assertThat(resumes.awaiting()).isEmpty();
     }
 
@@ -35,27 +42,25 @@ class ResumePointsTest {
     void aCommitAnotherInstanceMadeAfterACutIsNeverClaimed() {
         // Seed -2817445977780391831: assigned just before its link went down, the task never
         // committed; after the link came back the group's commits were its successor's.
-        Map<TopicPartition, Long> held = Map.of(AUTHORITY_4, -1L, ENTRIES_4, -1L);
-        resumes.look(1_100, held);
-        resumes.groupCommits(1_200, Map.of(AUTHORITY_4, 60L, ENTRIES_4, 650L));
-        resumes.look(30_000, held);
+        resumes.look(1_100, UNCOMMITTED);
+        resumes.groupCommits(1_200, offsets(60, 650));
+        resumes.look(30_000, UNCOMMITTED);
 
-        resumes.groupCommits(30_100, Map.of(AUTHORITY_4, 69L, ENTRIES_4, 723L));
+        resumes.groupCommits(30_100, offsets(69, 723));
 
-        assertThat(resumes.positions(held)).containsExactlyInAnyOrderEntriesOf(Map.of(AUTHORITY_4, 60L, ENTRIES_4, 650L));
+        assertThat(resumes.positions(UNCOMMITTED)).containsExactlyInAnyOrderEntriesOf(offsets(60, 650));
     }
 
     @Test
     void aGroupCommitReadTooLongAfterTheAssignmentProvesNothing() {
-        Map<TopicPartition, Long> held = Map.of(AUTHORITY_4, -1L, ENTRIES_4, -1L);
-        resumes.look(1_100, held);
+        resumes.look(1_100, UNCOMMITTED);
         // The brokers did not answer until the partition may have moved: half a session later.
-        resumes.groupCommits(1_000 + SESSION / 2 + 1, Map.of(AUTHORITY_4, 69L, ENTRIES_4, 723L));
+        resumes.groupCommits(1_000 + SESSION / 2 + 1, offsets(69, 723));
 
-        assertThat(resumes.positions(held)).as("no position until the task commits").isEmpty();
+        assertThat(resumes.positions(UNCOMMITTED)).as("no position until the task commits").isEmpty();
         assertThat(resumes.awaiting()).as("and it is not asked again").isEmpty();
 
-        Map<TopicPartition, Long> committed = Map.of(AUTHORITY_4, -1L, ENTRIES_4, 731L);
+        Map<TopicPartition, Long> committed = offsets(-1, 731);
         resumes.look(20_000, committed);
         assertThat(resumes.positions(committed)).containsExactlyInAnyOrderEntriesOf(Map.of(ENTRIES_4, 731L));
     }
@@ -64,35 +69,32 @@ class ResumePointsTest {
     void theAssignmentIsDatedFromTheLastLookThatDidNotSeeTheTask() {
         resumes.look(2_000, Map.of());
         resumes.look(9_000, Map.of());
-        Map<TopicPartition, Long> held = Map.of(AUTHORITY_4, -1L, ENTRIES_4, -1L);
-        resumes.look(9_100, held);
+        resumes.look(9_100, UNCOMMITTED);
 
-        resumes.groupCommits(13_900, Map.of(AUTHORITY_4, 3L, ENTRIES_4, 30L));
+        resumes.groupCommits(13_900, offsets(3, 30));
 
-        assertThat(resumes.positions(held)).containsExactlyInAnyOrderEntriesOf(Map.of(AUTHORITY_4, 3L, ENTRIES_4, 30L));
+        assertThat(resumes.positions(UNCOMMITTED)).containsExactlyInAnyOrderEntriesOf(offsets(3, 30));
     }
 
     @Test
     void aPartitionTheGroupNeverCommittedResumesFromTheStart() {
-        Map<TopicPartition, Long> held = Map.of(AUTHORITY_4, -1L, ENTRIES_4, -1L);
-        resumes.look(1_100, held);
+        resumes.look(1_100, UNCOMMITTED);
 
         resumes.groupCommits(1_200, Map.of());
 
-        assertThat(resumes.positions(held)).containsExactlyInAnyOrderEntriesOf(Map.of(AUTHORITY_4, 0L, ENTRIES_4, 0L));
+        assertThat(resumes.positions(UNCOMMITTED)).containsExactlyInAnyOrderEntriesOf(offsets(0, 0));
     }
 
     @Test
     void aTaskAssignedAgainIsAskedAgain() {
-        Map<TopicPartition, Long> held = Map.of(AUTHORITY_4, -1L, ENTRIES_4, -1L);
-        resumes.look(1_100, held);
-        resumes.groupCommits(1_200, Map.of(AUTHORITY_4, 60L, ENTRIES_4, 650L));
+        resumes.look(1_100, UNCOMMITTED);
+        resumes.groupCommits(1_200, offsets(60, 650));
         resumes.look(20_000, Map.of());
 
-        resumes.look(20_100, held);
+        resumes.look(20_100, UNCOMMITTED);
         assertThat(resumes.awaiting()).containsExactlyInAnyOrder(AUTHORITY_4, ENTRIES_4);
-        resumes.groupCommits(20_200, Map.of(AUTHORITY_4, 69L, ENTRIES_4, 723L));
+        resumes.groupCommits(20_200, offsets(69, 723));
 
-        assertThat(resumes.positions(held)).containsExactlyInAnyOrderEntriesOf(Map.of(AUTHORITY_4, 69L, ENTRIES_4, 723L));
+        assertThat(resumes.positions(UNCOMMITTED)).containsExactlyInAnyOrderEntriesOf(offsets(69, 723));
     }
 }
