@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import java.util.function.Predicate;
 
 /**
  * Quotas at the HTTP edge, so that no client, however hard it posts or syncs, takes the instance
@@ -59,13 +60,16 @@ public final class EdgeQuotas {
     private final ClientBuckets records;
     private final ClientBuckets syncs;
     private final Semaphore syncSlots;
+    private final Predicate<Context> forwardedByPeer;
 
-    EdgeQuotas(Settings settings, HttpAccess access, MeterRegistry metrics) {
-        this(settings, access, metrics, TimeMeter.SYSTEM_NANOTIME);
+    /** @param forwardedByPeer whether a request was forwarded by another instance, which charged it ({@link OwnerRouting#forwardedByPeer}) */
+    EdgeQuotas(Settings settings, HttpAccess access, MeterRegistry metrics, Predicate<Context> forwardedByPeer) {
+        this(settings, access, metrics, forwardedByPeer, TimeMeter.SYSTEM_NANOTIME);
     }
 
-    EdgeQuotas(Settings settings, HttpAccess access, MeterRegistry metrics, TimeMeter clock) {
+    EdgeQuotas(Settings settings, HttpAccess access, MeterRegistry metrics, Predicate<Context> forwardedByPeer, TimeMeter clock) {
         this.settings = settings;
+        this.forwardedByPeer = forwardedByPeer;
         this.access = access;
         this.metrics = metrics;
         this.records = new ClientBuckets(settings.records(), clock);
@@ -111,7 +115,8 @@ public final class EdgeQuotas {
      * Serves a sync request with {@code handler} when a slot of the instance's bound is free
      * (else 429 {@code too_many_concurrent_syncs}, retry after a second) and the client's bucket
      * holds a token (else 429 {@code quota_exceeded}). A request another instance forwarded here
-     * takes a slot, for it is served here, but no token: it was charged where it was received.
+     * takes a slot, for it is served here, but no token: it was charged where it was received. A
+     * client that marks its request forwarded itself is charged as any other.
      */
     void sync(Context ctx, Handler handler) throws Exception {
         Client client = client(ctx);
@@ -122,7 +127,7 @@ public final class EdgeQuotas {
                     + " sync requests, as many as it serves at once (" + SYNC_MAX_CONCURRENT + "): retry after 1 s");
         }
         try {
-            if (settings.sync().limits() && ctx.header(OwnerRouting.FORWARDED) == null) {
+            if (settings.sync().limits() && !forwardedByPeer.test(ctx)) {
                 take(ctx, syncs, SYNC_ROUTE, client, 1, settings.sync() + " requests");
             }
             handler.handle(ctx);

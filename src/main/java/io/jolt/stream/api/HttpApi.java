@@ -67,7 +67,7 @@ public final class HttpApi implements AutoCloseable {
         readiness.bindTo(metrics);
         server.metrics(metrics, ctx -> access.require(HttpRole.METRICS, ctx));
         errors();
-        EdgeQuotas edge = new EdgeQuotas(quotas, access, metrics);
+        EdgeQuotas edge = new EdgeQuotas(quotas, access, metrics, routing::forwardedByPeer);
         routes(new IdentityEndpoints(queries), new RecordsEndpoint(ingest, edge, metrics), edge,
                 new SyncEndpoint(routing, staleness, queries, ingest, metrics, access, pages), new AnalyticsEndpoints(streams, AnalyticsQueries.of(streams), routing));
     }

@@ -4,7 +4,9 @@ import io.javalin.http.Context;
 import io.jolt.stream.processor.Freshness;
 import io.jolt.stream.processor.IdentityQueries;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -68,6 +70,46 @@ final class OwnerRouting {
             throw new ApiError(ApiError.Code.NOT_READY, "no owner is known for this identity's partition yet (rebalancing)");
         }
         return owner;
+    }
+
+    /**
+     * Whether another instance of the application forwarded the request: it is marked
+     * {@link #FORWARDED} with a member's {@code application.server}, and it comes from one of that
+     * host's addresses. Any client can write the mark; this is what lets an instance trust it
+     * where it spares the request something (a sync token the receiving instance charged). Where
+     * the mark only holds the request to this instance's own part, a client that writes it only
+     * narrows its own answer, and the mark is followed as sent, so that no setting can make
+     * instances ask each other in a circle.
+     */
+    boolean forwardedByPeer(Context ctx) {
+        String mark = ctx.header(FORWARDED);
+        if (mark == null || self == null || streams.state() != KafkaStreams.State.RUNNING) {
+            return false;
+        }
+        return isPeer(mark, ctx.ip(), streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo).toList());
+    }
+
+    /** Whether {@code mark} names one of {@code members} and {@code ip} is one of that member's host's addresses. */
+    static boolean isPeer(String mark, String ip, List<HostInfo> members) {
+        for (HostInfo host : members) {
+            if (mark.equals(host.host() + ":" + host.port()) && isAddressOf(host.host(), ip)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isAddressOf(String host, String ip) {
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (address.getHostAddress().equals(ip)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** The other instance that owns the identity, or empty when this one answers (or was forwarded to). */

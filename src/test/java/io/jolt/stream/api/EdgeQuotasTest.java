@@ -34,6 +34,8 @@ import org.junit.jupiter.api.Test;
 class EdgeQuotasTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String TOKEN = "s3cret-token";
+    /** The one other instance of the application, as it marks the requests it forwards. */
+    static final String PEER = "127.0.0.1:1";
     static final String BASIC = "writer:pa55";
 
     final HttpClient http = ContractClient.of(OpenApiContract.SERVICE);
@@ -46,7 +48,9 @@ class EdgeQuotasTest {
 
     /** The two routes as HttpApi holds them to the quotas, answering as an empty body and an empty sync would. */
     void serve(EdgeQuotas.Settings settings) {
-        EdgeQuotas quotas = new EdgeQuotas(settings, HttpAccess.from(Map.of(HttpAccess.TOKEN, TOKEN, HttpAccess.BASIC, BASIC)::get), metrics, clock);
+        // The instance's peer check (OwnerRouting.forwardedByPeer) stood in for: PEER is the one other instance.
+        EdgeQuotas quotas = new EdgeQuotas(settings, HttpAccess.from(Map.of(HttpAccess.TOKEN, TOKEN, HttpAccess.BASIC, BASIC)::get), metrics,
+                ctx -> PEER.equals(ctx.header(OwnerRouting.FORWARDED)), clock);
         server = new HttpServer(new OpenApiDocument("/openapi/jolt-api.json"), config -> {});
         server.app().post("/v1/records", ctx -> {
             quotas.admitRecords(ctx, ctx.body().lines().filter(l -> !l.isEmpty()).count());
@@ -126,7 +130,8 @@ class EdgeQuotasTest {
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(JSON.readTree(refused.body()).at("/error/code").asText()).isEqualTo("quota_exceeded");
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
-        assertThat(sync(Map.of(OwnerRouting.FORWARDED, "127.0.0.1:1")).statusCode()).as("charged by the instance that forwarded it").isEqualTo(200);
+        assertThat(sync(Map.of(OwnerRouting.FORWARDED, PEER)).statusCode()).as("charged by the instance that forwarded it").isEqualTo(200);
+        assertThat(sync(Map.of(OwnerRouting.FORWARDED, "127.0.0.1:2")).statusCode()).as("a mark no peer wrote is charged as any").isEqualTo(429);
         assertThat(sync(Map.of("Authorization", "Bearer " + TOKEN)).statusCode()).as("the token's own bucket").isEqualTo(200);
     }
 
@@ -138,7 +143,7 @@ class EdgeQuotasTest {
         List<CompletableFuture<HttpResponse<String>>> held = List.of(syncAsync(Map.of()), syncAsync(Map.of("Authorization", basic(BASIC))));
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
         // when a third comes, forwarded or not, expect 429, retry after a second
-        for (Map<String, String> headers : List.of(Map.<String, String>of(), Map.of(OwnerRouting.FORWARDED, "127.0.0.1:1"))) {
+        for (Map<String, String> headers : List.of(Map.<String, String>of(), Map.of(OwnerRouting.FORWARDED, PEER))) {
             HttpResponse<String> refused = sync(headers);
             assertThat(refused.statusCode()).isEqualTo(429);
             assertThat(JSON.readTree(refused.body()).at("/error/code").asText()).isEqualTo("too_many_concurrent_syncs");
