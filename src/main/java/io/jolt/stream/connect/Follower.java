@@ -5,6 +5,7 @@ import io.jolt.stream.protocol.sync.CursorSession;
 import io.jolt.stream.protocol.sync.SyncPosition;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /** One followed pair inside a task: its session (the position verified so far) and when it is next due. */
 final class Follower {
@@ -42,10 +43,16 @@ final class Follower {
         due = now;
     }
 
-    /** The provider failed or refused: asked again after the backoff. Returns the consecutive failures. */
-    int failed(Instant now, Backoff backoff) {
+    /** The provider failed or refused: asked again after the backoff, or as late as it asked. Returns the wait. */
+    Duration failed(Instant now, Backoff backoff, Optional<Duration> retryAfter) {
         failures++;
-        due = now.plus(backoff.after(failures));
+        Duration wait = backoff.after(failures, retryAfter);
+        due = now.plus(wait);
+        return wait;
+    }
+
+    /** How many times in a row the provider failed or refused. */
+    int failures() {
         return failures;
     }
 

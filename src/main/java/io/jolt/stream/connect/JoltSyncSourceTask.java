@@ -103,10 +103,11 @@ public final class JoltSyncSourceTask extends SourceTask {
             Instant now = clock.instant();
             if (answer instanceof ProviderClient.Answer.Failed failed) {
                 metrics.failed(failed.reason());
-                int failures = f.failed(now, config.backoff());
+                Duration wait = f.failed(now, config.backoff(), failed.retryAfter());
+                int failures = f.failures();
                 if (failures == 1 || Integer.bitCount(failures) == 1) { // the first, then at 2, 4, 8, ... failures in a row
-                    LOG.warn("jolt sync: {} ({} failure(s) in a row, next try in {} ms)", failed.message(), failures,
-                            config.backoff().after(failures).toMillis());
+                    LOG.warn("jolt sync: {} ({} failure(s) in a row, next try in {} ms{})", failed.message(), failures, wait.toMillis(),
+                            failed.retryAfter().filter(wait::equals).isPresent() ? ", as its Retry-After asks" : "");
                 }
                 return;
             }

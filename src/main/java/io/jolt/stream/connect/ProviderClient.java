@@ -14,6 +14,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /** Asks one provider's {@code POST /jolt/device-writer/sync} (PROTOCOL §8) and types its answer. */
@@ -27,8 +31,15 @@ final class ProviderClient {
         /** 410 {@code history_forgotten}: the device's history up to the floor is gone there. */
         record Forgotten(String deviceId, CompactedHistory.Floor floor) implements Answer {}
 
-        /** No usable answer: {@code reason} is the metric's label (unreachable, http_503, unreadable, ...). */
-        record Failed(String reason, String message) implements Answer {}
+        /**
+         * No usable answer: {@code reason} is the metric's label (unreachable, http_503, unreadable, ...);
+         * {@code retryAfter}, how long the provider asked to be left alone (its 429's or 503's {@code Retry-After}).
+         */
+        record Failed(String reason, String message, Optional<Duration> retryAfter) implements Answer {
+            Failed(String reason, String message) {
+                this(reason, message, Optional.empty());
+            }
+        }
     }
 
     private final HttpClient http;
@@ -51,7 +62,30 @@ final class ProviderClient {
         } catch (IOException e) {
             return new Answer.Failed("unreachable", provider + " did not answer: " + e);
         }
-        return typed(provider, response.statusCode(), response.body());
+        Answer answer = typed(provider, response.statusCode(), response.body());
+        if (answer instanceof Answer.Failed failed) {
+            return new Answer.Failed(failed.reason(), failed.message(), retryAfter(response.headers().firstValue("Retry-After"), Instant.now()));
+        }
+        return answer;
+    }
+
+    /** The longest a provider may ask to be left alone: a longer Retry-After is taken as this. */
+    static final Duration LONGEST_RETRY_AFTER = Duration.ofHours(1);
+
+    /** A {@code Retry-After} header: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); empty when absent or unreadable. */
+    static Optional<Duration> retryAfter(Optional<String> header, Instant now) {
+        if (header.isEmpty()) {
+            return Optional.empty();
+        }
+        String value = header.get().strip();
+        try {
+            Duration wait = value.chars().allMatch(Character::isDigit) && !value.isEmpty()
+                    ? Duration.ofSeconds(Long.parseLong(value))
+                    : Duration.between(now, ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+            return Optional.of(wait.isNegative() ? Duration.ZERO : wait.compareTo(LONGEST_RETRY_AFTER) > 0 ? LONGEST_RETRY_AFTER : wait);
+        } catch (NumberFormatException | DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     static Answer typed(String provider, int status, byte[] body) {
