@@ -3,15 +3,16 @@ package io.jolt.stream.processor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jolt.stream.avro.StateChange;
+import io.jolt.stream.protocol.AuthorityRecord;
 import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.TestIdentity;
 import io.jolt.stream.service.JoltConfig;
 import io.jolt.stream.testing.KafkaBroker;
 import io.jolt.stream.testing.RealKafka;
 import io.jolt.stream.testing.StreamHarness;
-import io.jolt.stream.wire.AvroRecords;
 import io.jolt.stream.wire.TopicSchemas;
 import io.jolt.stream.wire.Topics;
+import io.jolt.stream.wire.VectorRecords;
 import io.jolt.stream.wire.serde.ConfluentAvroSerde;
 import io.jolt.stream.wire.serde.InMemorySchemaRegistry;
 import java.time.Duration;
@@ -23,7 +24,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -44,26 +44,19 @@ class StateFoldIT {
         StreamHarness harness = new StreamHarness(broker);
         harness.resetTopics();
         InMemorySchemaRegistry registry = TopicSchemas.seededRegistry();
-        ConfluentAvroSerde<io.jolt.stream.avro.AuthorityRecord> authoritySerde =
-                new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.AuthorityRecord.getClassSchema());
-        ConfluentAvroSerde<io.jolt.stream.avro.DeviceWriterEntry> entrySerde =
-                new ConfluentAvroSerde<>(registry, io.jolt.stream.avro.DeviceWriterEntry.getClassSchema());
         TestIdentity alice = TestIdentity.named("fold");
-        String id = alice.id();
-        ProducerRecord<String, byte[]> authorize = new ProducerRecord<>(Topics.AUTHORITY, id,
-                authoritySerde.serialize(Topics.AUTHORITY, AvroRecords.authority(alice.authorize("dev_a"))));
+        AuthorityRecord authorize = alice.authorize("dev_a");
         TestIdentity.Device dev = alice.device("dev_a");
-        List<ProducerRecord<String, byte[]>> rewrites = new ArrayList<>();
+        List<Entry> rewrites = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            Entry e = dev.set("/profile", "v" + i);
-            rewrites.add(new ProducerRecord<>(Topics.ENTRIES, id, entrySerde.serialize(Topics.ENTRIES, AvroRecords.entry(e))));
+            rewrites.add(dev.set("/profile", "v" + i));
         }
 
         JoltConfig config = harness.config(APPLICATION, StreamHarness.tempStateDir("state-fold"), 1)
                 .with(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "10000");
         try (var service = harness.start(config, registry)) {
-            harness.produceRaw(List.of(authorize));
-            harness.produceRaw(rewrites);
+            harness.produce(VectorRecords.ofRecords(List.of(authorize), registry));
+            harness.produce(VectorRecords.ofRecords(rewrites, registry));
             harness.awaitProcessed(APPLICATION, Duration.ofSeconds(60));
         }
 

@@ -7,8 +7,6 @@ import io.jolt.stream.protocol.Entry;
 import io.jolt.stream.protocol.Hash;
 import io.jolt.stream.protocol.Operation;
 import io.jolt.stream.protocol.RejectionReason;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -94,24 +92,13 @@ final class Keys {
         in.u8();
         String contentId = in.string();
         in.end();
-        ByteBuffer k = ByteBuffer.wrap(key.get());
-        k.position(Integer.BYTES + k.getInt()); // past the identity
-        String path = terminated(k);
-        long createdAt = k.getLong();
-        long sequence = k.getLong();
-        String device = terminated(k);
-        byte[] hash = new byte[Hash.LENGTH];
-        k.get(hash);
-        return Optional.of(new AppendRecord(path, contentId, device, sequence, createdAt, Hash.of(hash)));
-    }
-
-    /** A component of {@link StoreKey#orderedPath}: UTF-8 up to its 0x00 terminator. */
-    private static String terminated(ByteBuffer k) {
-        int start = k.position();
-        while (k.get() != 0) {
-            // to the terminator
-        }
-        return new String(k.array(), start, k.position() - 1 - start, StandardCharsets.UTF_8);
+        StoreKey.Reader k = StoreKey.read(key);
+        k.text(); // the identity
+        String path = k.orderedPath();
+        long createdAt = k.uint64();
+        long sequence = k.uint64();
+        String device = k.orderedPath();
+        return Optional.of(new AppendRecord(path, contentId, device, sequence, createdAt, k.hash()));
     }
 
     static Bytes appendPrefix(String identity, String pathPrefix) {

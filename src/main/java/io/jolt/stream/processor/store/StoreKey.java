@@ -2,6 +2,7 @@ package io.jolt.stream.processor.store;
 
 import io.jolt.stream.protocol.CanonicalWriter;
 import io.jolt.stream.protocol.Hash;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
 
@@ -22,9 +23,46 @@ public final class StoreKey {
 
     /** The identity a key begins with. */
     public static String identityOf(Bytes key) {
-        byte[] k = key.get();
-        int n = ((k[0] & 0xff) << 24) | ((k[1] & 0xff) << 16) | ((k[2] & 0xff) << 8) | (k[3] & 0xff);
-        return new String(k, 4, n, StandardCharsets.UTF_8);
+        return read(key).text();
+    }
+
+    /** Reads {@code key} back, component by component, in the order it was written. */
+    static Reader read(Bytes key) {
+        return new Reader(ByteBuffer.wrap(key.get()));
+    }
+
+    /** The components of a key, read in order: each call reads the next. */
+    static final class Reader {
+        private final ByteBuffer key;
+
+        private Reader(ByteBuffer key) {
+            this.key = key;
+        }
+
+        String text() {
+            byte[] bytes = new byte[key.getInt()];
+            key.get(bytes);
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+
+        /** A component of {@link #orderedPath}: UTF-8 up to its 0x00 terminator. */
+        String orderedPath() {
+            int start = key.position();
+            while (key.get() != 0) {
+                // to the terminator
+            }
+            return new String(key.array(), start, key.position() - 1 - start, StandardCharsets.UTF_8);
+        }
+
+        long uint64() {
+            return key.getLong();
+        }
+
+        Hash hash() {
+            byte[] hash = new byte[Hash.LENGTH];
+            key.get(hash);
+            return Hash.of(hash);
+        }
     }
 
     public StoreKey text(String value) {
